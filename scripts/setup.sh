@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# One-shot set-up on a fresh machine: virtual environment, the package, a CPU build of torch,
+# and a Chromium that Playwright can drive. Safe to re-run; it skips what is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV="${VENV:-.venv}"
+PY="${PYTHON:-}"
+if [ -z "$PY" ]; then
+  for c in python3.13 python3.12 python3.11 python3; do
+    if command -v "$c" >/dev/null 2>&1 && "$c" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)'; then PY="$c"; break; fi
+  done
+fi
+[ -n "$PY" ] || { echo "s2r needs Python >= 3.11" >&2; exit 1; }
+
+stamp="$VENV/.s2r-installed"
+want="$(cat pyproject.toml scripts/setup.sh | sha256sum | cut -c1-16)"
+if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && [ -x "$VENV/bin/s2r" ]; then
+  exit 0
+fi
+
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+PIP=("$VENV/bin/python" -m pip install --disable-pip-version-check -q)
+
+# torch: prefer the CPU build (a plain `pip install torch` pulls a multi-GB CUDA build).
+if ! "$VENV/bin/python" -c 'import torch' >/dev/null 2>&1; then
+  "${PIP[@]}" --no-index "torch==2.13.0" 2>/dev/null \
+    || "${PIP[@]}" "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu 2>/dev/null \
+    || "${PIP[@]}" "torch>=2.2" --index-url https://download.pytorch.org/whl/cpu 2>/dev/null \
+    || "${PIP[@]}" "torch>=2.2"
+fi
+"${PIP[@]}" -e ".[test]"
+
+# Chromium for Playwright: a system Chromium where there is one; apt-get as root; else Playwright's.
+if ! "$VENV/bin/python" -c 'from sim.browser import find_chromium; import sys; sys.exit(0 if find_chromium() else 1)'; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji >/dev/null
+  else
+    "$VENV/bin/python" -m playwright install chromium
+  fi
+fi
+# Fonts for text in any script (CJK, emoji) where we may install them.
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && command -v fc-list >/dev/null 2>&1; then
+  if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+    export DEBIAN_FRONTEND=noninteractive
+    (apt-get install -y -qq fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
+      || (apt-get update -qq >/dev/null && apt-get install -y -qq fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1)) || true
+  fi
+fi
+echo "$want" > "$stamp"

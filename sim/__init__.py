@@ -1,0 +1,1 @@
+"""The browser-hosted Android-like phone simulator."""

@@ -1,0 +1,165 @@
+"""``Action.parse`` over real-looking agent outputs, malformed and hostile ones included.
+
+The contract: a known format yields the right action; anything else yields
+``ActionParseError`` (keeping the raw text) — never another exception.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from actionmap import Action, ActionParseError, try_parse_action
+
+QWEN_TOOL_CALL = """I need to open the clock to set an alarm.
+<tool_call>
+{"name": "mobile_use", "arguments": {"action": "click", "coordinate": [538, 912]}}
+</tool_call>"""
+
+UITARS = """Thought: The Wi-Fi toggle is at the top of the quick settings panel. I'll tap it.
+Action: click(start_box='<|box_start|>(312,145)<|box_end|>')"""
+
+AUTOGLM = """<think>用户要求打开设置</think>
+<answer>do(action="Launch", app="设置")</answer>"""
+
+GOOD: list[tuple[str, object, dict, dict]] = [
+    # (id, raw, parse options, expected canonical JSON subset)
+    ("qwen-tool-call", QWEN_TOOL_CALL, {}, {"type": "tap", "point": (538, 912)}),
+    ("qwen-json-type", '{"action": "type", "text": "7:30 alarm"}', {}, {"type": "type", "text": "7:30 alarm"}),
+    ("qwen-swipe", '{"action": "swipe", "coordinate": [500, 800], "coordinate2": [500, 200]}', {},
+     {"type": "swipe", "start": (500, 800), "end": (500, 200)}),
+    ("qwen-system-button", '{"action": "system_button", "button": "Back"}', {}, {"type": "key", "key": "back"}),
+    ("qwen-open", '{"action": "open", "text": "Clock"}', {}, {"type": "open_app", "app": "clock"}),
+    ("qwen-terminate", '{"action": "terminate", "status": "success"}', {}, {"type": "complete"}),
+    ("qwen-terminate-fail", '{"action": "terminate", "status": "failure"}', {}, {"type": "abort"}),
+    ("qwen-long-press", '{"action": "long_press", "coordinate": [100, 200], "time": 2}', {},
+     {"type": "long_press", "duration_ms": 2000}),
+    ("qwen-wait", '{"action": "wait", "time": 3}', {}, {"type": "wait", "seconds": 3.0}),
+    ("qwen-answer", '{"action": "answer", "text": "Tokyo"}', {}, {"type": "answer", "fields": {"answer": "Tokyo"}}),
+    ("json-fenced", 'Here you go:\n```json\n{"action": "click", "coordinate": [10, 10]}\n```', {},
+     {"type": "tap", "point": (10, 10)}),
+    ("qwen25-pixels", '{"action": "click", "coordinate": [540, 1200]}', {"coords": "px", "screen": (1080, 2400)},
+     {"type": "tap", "point": (500, 500)}),
+    ("norm-floats", '{"action": "click", "coordinate": [0.5, 0.25]}', {"coords": "norm"},
+     {"type": "tap", "point": (500, 250)}),
+    ("uitars-box", UITARS, {}, {"type": "tap", "point": (312, 145)}),
+    ("uitars-point", "Action: click(point='<point>200 300</point>')", {}, {"type": "tap", "point": (200, 300)}),
+    ("uitars-4box", "Action: click(start_box='(100,100,200,300)')", {}, {"type": "tap", "point": (150, 200)}),
+    ("uitars-type", "Thought: type it\nAction: type(content='hello\\nworld')", {},
+     {"type": "type", "text": "hello\nworld"}),
+    ("uitars-scroll", "Action: scroll(start_box='(500,500)', direction='down')", {},
+     {"type": "scroll", "direction": "down", "point": (500, 500)}),
+    ("uitars-drag", "Action: drag(start_box='(100,800)', end_box='(100,200)')", {},
+     {"type": "drag", "start": (100, 800), "end": (100, 200)}),
+    ("uitars-home", "Action: press_home()", {}, {"type": "key", "key": "home"}),
+    ("uitars-back", "Action: press_back()", {}, {"type": "key", "key": "back"}),
+    ("uitars-finished", "Action: finished(content='All set')", {}, {"type": "complete", "message": "All set"}),
+    ("uitars-open-app", "Action: open_app(app_name='Settings')", {}, {"type": "open_app", "app": "settings"}),
+    ("uitars-hotkey", "Action: hotkey(key='enter')", {}, {"type": "key", "key": "enter"}),
+    ("uitars-long-press", "Action: long_press(start_box='(5,5)')", {}, {"type": "long_press", "point": (5, 5)}),
+    ("autoglm-launch", AUTOGLM, {"grid": 999}, {"type": "open_app", "app": "设置"}),
+    ("autoglm-tap", 'do(action="Tap", element=[999, 0])', {"grid": 999}, {"type": "tap", "point": (1000, 0)}),
+    ("autoglm-type", 'do(action="Type", text="你好，世界 👋")', {"grid": 999}, {"type": "type", "text": "你好，世界 👋"}),
+    ("autoglm-swipe", 'do(action="Swipe", start=[500, 800], end=[500, 100])', {"grid": 999},
+     {"type": "swipe", "start": (501, 801), "end": (501, 100)}),
+    ("autoglm-double", 'do(action="Double Tap", element=[100, 100])', {"grid": 999}, {"type": "double_tap"}),
+    ("autoglm-long", 'do(action="Long Press", element=[100, 100])', {"grid": 999}, {"type": "long_press"}),
+    ("autoglm-back", 'do(action="Back")', {"grid": 999}, {"type": "key", "key": "back"}),
+    ("autoglm-home", 'do(action="Home")', {"grid": 999}, {"type": "key", "key": "home"}),
+    ("autoglm-wait", 'do(action="Wait", duration="2 seconds")', {"grid": 999}, {"type": "wait", "seconds": 2.0}),
+    ("autoglm-finish", 'finish(message="任务完成")', {"grid": 999}, {"type": "complete", "message": "任务完成"}),
+    ("autoglm-takeover", 'do(action="Take_over", message="login needed")', {"grid": 999}, {"type": "abort"}),
+    ("aw-click-index", {"action_type": "click", "index": 4}, {}, {"type": "tap", "target": 4}),
+    ("aw-click-xy", {"action_type": "click", "x": 10, "y": 990}, {}, {"type": "tap", "point": (10, 990)}),
+    ("aw-input", {"action_type": "input_text", "text": "Ada", "index": 2}, {}, {"type": "type", "target": 2}),
+    ("aw-back", {"action_type": "navigate_back"}, {}, {"type": "key", "key": "back"}),
+    ("aw-home", {"action_type": "navigate_home"}, {}, {"type": "key", "key": "home"}),
+    ("aw-enter", {"action_type": "keyboard_enter"}, {}, {"type": "key", "key": "enter"}),
+    ("aw-scroll", {"action_type": "scroll", "direction": "up"}, {}, {"type": "scroll", "direction": "up"}),
+    ("aw-status", {"action_type": "status", "goal_status": "complete"}, {}, {"type": "complete"}),
+    ("aw-infeasible", {"action_type": "status", "goal_status": "infeasible"}, {}, {"type": "abort"}),
+    ("aw-open-app", {"action_type": "open_app", "app_name": "Contacts"}, {}, {"type": "open_app", "app": "contacts"}),
+    ("swipe-direction-only", {"action": "swipe", "direction": "up"}, {}, {"type": "scroll", "direction": "down"}),
+    ("nested-json-in-text", '{"action": "type", "text": "{\\"a\\": [1, 2]}"}', {}, {"type": "type", "text": '{"a": [1, 2]}'}),
+    ("shell-metachars", '{"type": "type", "text": "\'; reboot; $(id) `ls` | > /sdcard/x &"}', {},
+     {"type": "type", "text": "'; reboot; $(id) `ls` | > /sdcard/x &"}),
+    ("slight-overshoot-clamped", '{"action": "click", "coordinate": [1010, -3]}', {},
+     {"type": "tap", "point": (1000, 0), "clamped": True}),
+    ("string-numbers", '{"action": "click", "coordinate": ["12", "34"]}', {}, {"type": "tap", "point": (12, 34)}),
+]
+
+BAD: list[tuple[str, object, dict, str]] = [
+    ("empty", "", {}, "empty"),
+    ("whitespace", "   \n ", {}, "empty"),
+    ("prose", "I think I should tap the button.", {}, "no_action"),
+    ("unknown-action", '{"action": "teleport", "coordinate": [1, 2]}', {}, "unknown_action"),
+    ("missing-coordinate", '{"action": "click"}', {}, "missing_field"),
+    ("missing-type", '{"coordinate": [1, 2]}', {}, "missing_field"),
+    ("huge-number", '{"action": "click", "coordinate": [1e308, 5]}', {}, "out_of_range"),
+    ("huge-int", '{"action": "click", "coordinate": [' + "9" * 400 + ', 5]}', {}, "out_of_range"),
+    ("nan", '{"action": "click", "coordinate": [NaN, 5]}', {}, "bad_value"),
+    ("infinity", '{"action": "click", "coordinate": [Infinity, 5]}', {}, "bad_value"),
+    ("negative", '{"action": "click", "coordinate": [-400, 5]}', {}, "out_of_range"),
+    ("bool-coordinate", '{"action": "click", "coordinate": [true, 5]}', {}, "bad_value"),
+    ("three-numbers", '{"action": "click", "coordinate": [1, 2, 3]}', {}, "bad_value"),
+    ("truncated-json", '{"action": "click", "coordinate": [1, ', {}, "bad_json"),
+    ("control-chars", '{"action": "type", "text": "a\\u0000b"}', {}, "bad_text"),
+    ("too-long-text", json.dumps({"action": "type", "text": "x" * 5000}), {}, "bad_text"),
+    ("too-long-output", "x" * 70_000, {}, "too_long"),
+    ("not-utf8", b"\xff\xfe\x00", {}, "bad_text"),
+    ("list-not-object", [1, 2, 3], {}, "no_action"),
+    ("none", None, {}, "no_action"),
+    ("bad-key", '{"action": "system_button", "button": "Power"}', {}, "bad_value"),
+    ("bad-direction", '{"action": "scroll", "direction": "sideways"}', {}, "bad_value"),
+    ("python-injection", "Action: click(start_box=__import__('os').system('id'))", {}, "bad_value"),
+    ("dunder-call", "__import__('os').system('echo pwned')", {}, "no_action"),
+    ("px-without-screen", '{"action": "click", "coordinate": [1, 2]}', {"coords": "px"}, "bad_value"),
+    ("deep-nesting", "[" * 100_000, {}, "too_long"),
+    ("deep-nesting-json", '{"a":' * 5000 + "1" + "}" * 5000, {}, "bad_json"),
+    ("negative-index", {"action_type": "click", "index": -1}, {}, "bad_value"),
+    ("bad-status", {"action_type": "status", "goal_status": "maybe"}, {}, "bad_value"),
+]
+
+
+@pytest.mark.parametrize("raw,opts,expected", [g[1:] for g in GOOD], ids=[g[0] for g in GOOD])
+def test_parses_known_formats(raw: object, opts: dict, expected: dict) -> None:
+    a = Action.parse(raw, **opts)
+    for k, v in expected.items():
+        assert getattr(a, k) == v, (k, getattr(a, k), v)
+
+
+@pytest.mark.parametrize("raw,opts,kind", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_rejects_malformed_with_typed_error(raw: object, opts: dict, kind: str) -> None:
+    with pytest.raises(ActionParseError) as ei:
+        Action.parse(raw, **opts)
+    assert ei.value.kind == kind, ei.value
+    assert isinstance(ei.value.raw, str)
+    if isinstance(raw, str) and len(raw) < 60_000:
+        assert ei.value.raw == raw  # the exact text is kept for the run record
+
+
+def test_injection_never_executes(tmp_path) -> None:
+    marker = tmp_path / "pwned"
+    raw = f"Action: click(start_box=open('{marker}', 'w').write('x'))"
+    err = try_parse_action(raw)
+    assert isinstance(err, ActionParseError)
+    assert not marker.exists()
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(
+    st.text(max_size=300),
+    st.binary(max_size=200),
+    st.dictionaries(st.sampled_from(["action", "type", "action_type", "coordinate", "text", "x", "y", "index",
+                                     "direction", "start", "end", "key", "button", "app", "status", "fields"]),
+                    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
+                              st.text(max_size=20), st.lists(st.one_of(st.integers(), st.floats()), max_size=5)),
+                    max_size=6),
+    st.recursive(st.none() | st.integers() | st.text(max_size=5), lambda c: st.lists(c) | st.dictionaries(st.text(max_size=5), c), max_leaves=20),
+))
+def test_fuzz_only_typed_errors(raw: object) -> None:
+    res = try_parse_action(raw)
+    assert isinstance(res, (Action, ActionParseError))
