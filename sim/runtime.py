@@ -1,0 +1,90 @@
+"""One browser per process, driven from a background asyncio thread.
+
+Playwright's sync API is bound to one thread; a runner wants many phones stepping at once
+from many threads. So the async API runs on a private event loop in a daemon thread and
+every caller submits coroutines to it (:meth:`Runtime.run`). Chromium does the rendering in
+its own processes, so pages step in parallel while Python only waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+from .browser import launch_kwargs
+from .server import PhoneStore, SimServer
+
+T = TypeVar("T")
+
+
+class Runtime:
+    _instance: "Runtime | None" = None
+    _lock = threading.Lock()
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.store = PhoneStore()
+        self.server = SimServer(host=host, store=self.store).start()
+        self.loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._run_loop, name="s2r-sim-runtime", daemon=True)
+        self._thread.start()
+        self.playwright: Any = None
+        self.browser: Any = None
+        self._closed = False
+        self.run(self._start())
+
+    def _run_loop(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_forever()
+
+    async def _start(self) -> None:
+        from playwright.async_api import async_playwright
+
+        self.playwright = await async_playwright().start()
+        await self._launch()
+
+    async def _launch(self) -> None:
+        self.browser = await self.playwright.chromium.launch(**launch_kwargs())
+
+    async def ensure_browser(self) -> Any:
+        """The browser, relaunched if it crashed (pages on it are then gone)."""
+        if self.browser is None or not self.browser.is_connected():
+            await self._launch()
+        return self.browser
+
+    @classmethod
+    def get(cls) -> "Runtime":
+        with cls._lock:
+            if cls._instance is None or cls._instance._closed:
+                cls._instance = Runtime()
+                atexit.register(cls._instance.close)
+            return cls._instance
+
+    def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = 120.0) -> T:
+        """Run a coroutine on the runtime's loop from any thread and wait for its result."""
+        if threading.current_thread() is self._thread:
+            raise RuntimeError("Runtime.run called from the runtime thread; await the coroutine instead")
+        fut = asyncio.run_coroutine_threadsafe(coro, self.loop)
+        return fut.result(timeout)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+
+        async def _stop() -> None:
+            try:
+                if self.browser is not None:
+                    await self.browser.close()
+            finally:
+                if self.playwright is not None:
+                    await self.playwright.stop()
+
+        try:
+            self.run(_stop(), timeout=30)
+        except Exception:  # noqa: BLE001 - best effort at shutdown
+            pass
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.server.stop()
