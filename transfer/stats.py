@@ -439,41 +439,51 @@ def _clip_ci(c: float, half: float) -> tuple[float, float]:
 
 
 def ppi_mean(
-    sim_all: Sequence[float], sim_paired: Sequence[float], device_paired: Sequence[float],
+    sim_only: Sequence[float], sim_paired: Sequence[float], device_paired: Sequence[float],
     confidence: float = CONFIDENCE,
 ) -> PPIResult | None:
-    """Device success rate from sim outcomes on all tasks, rectified on paired tasks.
+    """Device success rate from sim outcomes on all tasks, rectified on the paired tasks.
 
-    θ_λ = λ·mean(sim over all sim tasks) + mean(device − λ·sim over paired tasks).
-    λ = 1 is classic PPI (the form SureSim uses); PPI++ picks λ̂ = Cov(d, s) /
-    ((1 + n/N)·Var(s)), clipped to [0, 1], which is never worse asymptotically. Intervals
-    are normal (CLT) with the two means' variances added — slightly conservative here,
-    since the paired tasks are also among the sim tasks. Inputs are per-task success rates.
-    Returns None with fewer than 2 paired tasks.
+    Inputs are per-task success rates: ``sim_only`` for tasks run in sim only (the
+    "unlabeled" set U, size N_u), ``sim_paired``/``device_paired`` for tasks run on both (L, n).
+    With sim_all = U ∪ L:
+
+        θ_λ = mean_L(device) + λ · (mean_all(sim) − mean_L(sim))
+
+    λ = 1 is exactly "mean of sim over all tasks + mean of (device − sim) over paired
+    tasks" — classic PPI, the form SureSim uses. Because mean_all(sim) − mean_L(sim) =
+    a·(mean_U(sim) − mean_L(sim)) with a = N_u/(N_u + n), U and L are disjoint and
+
+        Var θ_λ = Var_L(device − λa·sim)/n + (λa)²·Var(sim)/N_u,
+
+    which is exact (no overlap between the two means). PPI++ picks the λ minimizing it,
+    λ̂ = Cov(device, sim) / (a·Var(sim)·(1 + n/N_u)), clipped to [0, 1]. With no sim-only
+    tasks every λ gives the plain device mean. Normal (CLT) intervals. Returns None with
+    fewer than 2 paired tasks.
     """
-    f_all = np.asarray(sim_all, dtype=float)
+    u = np.asarray(sim_only, dtype=float)
     f = np.asarray(sim_paired, dtype=float)
     y = np.asarray(device_paired, dtype=float)
     if f.shape != y.shape:
         raise ValueError("sim_paired and device_paired must cover the same tasks")
-    n, big_n = y.size, f_all.size
-    if n < 2 or big_n < 2:
+    n, n_u = y.size, u.size
+    if n < 2:
         return None
     z = z_value(confidence)
+    a = n_u / (n_u + n)
+    f_all = np.concatenate([u, f])
+    var_f = float(f_all.var(ddof=1)) if f_all.size > 1 else 0.0
 
     def est(lam: float) -> Estimate:
-        theta = lam * f_all.mean() + (y - lam * f).mean()
-        var = lam * lam * f_all.var(ddof=1) / big_n + (y - lam * f).var(ddof=1) / n
-        return Estimate(float(theta), _clip_ci(float(theta), z * math.sqrt(max(var, 0.0))))
+        mu = lam * a
+        theta = float(y.mean() + lam * (f_all.mean() - f.mean()))
+        var = float((y - mu * f).var(ddof=1)) / n + (mu * mu * var_f / n_u if n_u else 0.0)
+        return Estimate(theta, _clip_ci(theta, z * math.sqrt(max(var, 0.0))))
 
     plain = Estimate(float(y.mean()), _clip_ci(float(y.mean()), z * float(y.std(ddof=1)) / math.sqrt(n)))
-    vf = float(f.var(ddof=1))
-    if vf > 0:
+    lam = 0.0
+    if n_u and var_f > 0:
         cov = float(np.cov(y, f, ddof=1)[0, 1])
-        lam = min(1.0, max(0.0, cov / ((1 + n / big_n) * vf)))
-    else:
-        lam = 0.0
-    note = ""
-    if big_n <= n:
-        note = "no sim-only tasks: the sim mean adds nothing beyond the paired tasks"
-    return PPIResult(big_n, n, plain, est(1.0), est(lam), float(lam), note)
+        lam = min(1.0, max(0.0, cov / (a * var_f * (1 + n / n_u))))
+    note = "" if n_u else "no sim-only tasks: every estimate equals the plain device SR"
+    return PPIResult(n_u + n, n, plain, est(1.0), est(lam), float(lam), note)

@@ -62,7 +62,7 @@ _ALARM_HEAD = re.compile(r"^\s*(RTC_WAKEUP|RTC|ELAPSED_WAKEUP|ELAPSED|ELAPSED_RE
                          r" #\d+: Alarm\{[0-9a-fA-F]+ [^\n]*?\s([A-Za-z][\w.]*)\}\s*$", re.M)
 _TAG = re.compile(r"^\s*tag=(.*)$", re.M)
 _TRIGGER = re.compile(r"^\s*triggerTime=" + _TS, re.M)
-_SHOW = re.compile(r"^\s*showIntent=PendingIntent\{[^\n]*?\s([a-z][\w]*(?:\.[\w]+)+)[\s}:]")
+_SHOW = re.compile(r"^\s*showIntent=PendingIntent\{[^\n]*?\s([a-z][\w]*(?:\.[\w]+)+)[\s}:]", re.M)
 _PENDING = re.compile(r"^\s*Pending alarms?(?: batches)?:\s*(\d+)", re.M)
 
 

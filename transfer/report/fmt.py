@@ -29,6 +29,11 @@ def ci_pt(ci: Sequence[float] | None) -> str:
     return "" if not ci else f"[{100 * ci[0]:+.1f}, {100 * ci[1]:+.1f}]"
 
 
+def ci_to_pt(ci: Sequence[float] | None) -> str:
+    """'95% CI +31.4 to +54.2 pt' style, for prose."""
+    return "no CI" if not ci else f"95% CI {100 * ci[0]:+.1f} to {100 * ci[1]:+.1f}"
+
+
 def num(x: float | None, digits: int = 2) -> str:
     return DASH if x is None else f"{x:.{digits}f}"
 
@@ -72,13 +77,13 @@ def headline(summary: dict[str, Any]) -> str:
     sr = h["sr"]
     lines.append(f"'{h['trained_policy']}' vs '{h['base_policy']}' on {h['n_tasks']} paired tasks:")
     lines.append(f"  sim    {pct(sr['sim_base']['value'])} → {pct(sr['sim_trained']['value'])}   gain "
-                 f"{pt(h['gain_sim']['value'])} (95% CI {ci_pt(h['gain_sim']['ci'])})")
+                 f"{pt(h['gain_sim']['value'])} ({ci_to_pt(h['gain_sim']['ci'])})")
     lines.append(f"  device {pct(sr['device_base']['value'])} → {pct(sr['device_trained']['value'])}   gain "
-                 f"{pt(h['gain_device']['value'])} (95% CI {ci_pt(h['gain_device']['ci'])})")
+                 f"{pt(h['gain_device']['value'])} ({ci_to_pt(h['gain_device']['ci'])})")
     ret = h["retention"]
     if ret.get("meaningful"):
         lines.append(f"  retention {retention_text(ret)}; Δ_device − Δ_sim {pt(h['difference']['value'])} "
-                     f"(95% CI {ci_pt(h['difference']['ci'])})")
+                     f"({ci_to_pt(h['difference']['ci'])})")
     else:
         lines.append(f"  {ret.get('message', 'retention not meaningful')}")
     bf = h.get("excluded_bridge_faults") or []

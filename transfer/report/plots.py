@@ -142,7 +142,11 @@ def latency_chart(summary: dict[str, Any]) -> bytes | None:
         return None
     fig = _figure(5.2, 2.6)
     ax = fig.subplots()
-    ax.bxp(stats_, vert=False, showmeans=True, widths=0.5, patch_artist=True,
+    import inspect
+
+    orient = ({"orientation": "horizontal"} if "orientation" in inspect.signature(ax.bxp).parameters
+              else {"vert": False})
+    ax.bxp(stats_, **orient, showmeans=True, widths=0.5, patch_artist=True,
            boxprops={"facecolor": "#dfe7f7"}, meanprops={"marker": "D", "markerfacecolor": "#2f6fdf",
                                                          "markeredgecolor": "#2f6fdf", "markersize": 4})
     lo = min(s["whislo"] for s in stats_)

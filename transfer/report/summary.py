@@ -394,8 +394,8 @@ def _ppi(cells: dict, policies: list[str], exclude: set[str]) -> list[dict[str, 
         sim, dev = cells.get((p, "sim"), {}), cells.get((p, "device"), {})
         sim_tasks = sorted(t for t, c in sim.items() if c.counted and t not in exclude)
         paired = [t for t in sim_tasks if t in dev and dev[t].counted]
-        res = stats.ppi_mean([sim[t].sr for t in sim_tasks], [sim[t].sr for t in paired],
-                             [dev[t].sr for t in paired])
+        only = [t for t in sim_tasks if t not in set(paired)]
+        res = stats.ppi_mean([sim[t].sr for t in only], [sim[t].sr for t in paired], [dev[t].sr for t in paired])
         if res is None:
             continue
         d = res.to_dict()

@@ -1,5 +1,13 @@
-// Every app the phone has. Each module calls registerApp() when imported.
+// Every app the phone has. Each module calls registerApp() when imported; the launcher
+// shows them in this order.
 import { registerApp } from '../os.js';
+import './phone.js';
+import './messages.js';
+import './contacts.js';
+import './clock.js';
+import './calendar.js';
+import './calculator.js';
+import './files.js';
 import './settings.js';
 
 registerApp({ id: 'launcher', label: 'Home', pkg: 'com.android.launcher3', icon: '⌂', root: { s: 'home', p: {} }, screens: {},

@@ -1,0 +1,1 @@
+"""Oracle solutions: scripted skills per app, and the OraclePolicy that runs them."""

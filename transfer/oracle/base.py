@@ -1,0 +1,186 @@
+"""Scripted oracle skills: generators that solve tasks from observations.
+
+A skill is a generator: it yields one :class:`Action` at a time and receives the next
+:class:`Observation` back (``obs = yield Tap(target=i)``). It finds elements by text,
+resource id or role — never by recorded coordinates — so the same skill works on every
+screen size, in both flavors, and on a real phone. The oracle proves each task solvable
+and, run on a device, tells bridge faults (s2r failed the oracle) from policy faults.
+
+Write skills with the helpers here, e.g.::
+
+    def set_wifi(ctx: Ctx, on: bool) -> Skill:
+        yield from open_app(ctx, "settings")
+        yield from tap(ctx, text=ctx.t("Wi‑Fi", "Network & internet"))
+        ...
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from typing import Any
+
+from actionmap.actions import (Abort, Action, Answer, Complete, Key, LongPress, OpenApp, Scroll, Tap, TypeText,
+                               Wait)
+from actionmap.observation import Observation, UIElement
+
+Skill = Generator[Action, Observation, Any]
+
+
+class OracleError(RuntimeError):
+    """The oracle could not find what it expected on screen (a bridge or app fault)."""
+
+
+def norm(s: str) -> str:
+    """Normalize for matching: NFKC, casefold, unify dashes/hyphens and whitespace."""
+    s = unicodedata.normalize("NFKC", s or "").replace("\u2011", "-").replace("\u2010", "-").replace("\u2013", "-")
+    return re.sub(r"\s+", " ", s).strip().casefold()
+
+
+@dataclass
+class Ctx:
+    """What a skill knows: the current observation, the flavor, and the task's parameters."""
+
+    obs: Observation
+    flavor: str = "sim"
+    params: dict[str, Any] = field(default_factory=dict)
+    steps: int = 0
+    max_scrolls: int = 12
+
+    def t(self, sim_text: str, aosp_text: str | None = None) -> str:
+        return aosp_text if self.flavor == "aosp" and aosp_text is not None else sim_text
+
+    # --- finding ---------------------------------------------------------------------------
+    def find_all(self, text: str | None = None, *, rid: str | None = None, desc: str | None = None,
+                 cls: str | None = None, contains: bool = False, regex: str | None = None,
+                 pred: Callable[[UIElement], bool] | None = None) -> list[UIElement]:
+        out = []
+        for e in self.obs.elements:
+            if text is not None:
+                hay = [norm(e.text), norm(e.content_desc)]
+                want = norm(text)
+                if not (any(want in h for h in hay) if contains else want in hay):
+                    continue
+            if regex is not None and not (re.search(regex, e.text) or re.search(regex, e.content_desc)):
+                continue
+            if rid is not None and not (e.resource_id == rid or e.resource_id.endswith("/" + rid)):
+                continue
+            if desc is not None and norm(e.content_desc) != norm(desc):
+                continue
+            if cls is not None and not (e.class_name == cls or e.class_name.endswith("." + cls)):
+                continue
+            if pred is not None and not pred(e):
+                continue
+            out.append(e)
+        return out
+
+    def find(self, text: str | None = None, **kw: Any) -> UIElement | None:
+        hits = self.find_all(text, **kw)
+        return hits[0] if hits else None
+
+    def has(self, text: str | None = None, **kw: Any) -> bool:
+        return self.find(text, **kw) is not None
+
+    def switch_in_row(self, label: str) -> UIElement | None:
+        """The Switch (or CheckBox) on the same row as an element labelled ``label``."""
+        for lab in self.find_all(label):
+            if lab.checkable:
+                return lab
+            cy = lab.bounds.center[1]
+            cands = [e for e in self.obs.elements if e.checkable and e.class_name.endswith(("Switch", "CheckBox"))
+                     and e.bounds.top - 40 <= cy <= e.bounds.bottom + 40]
+            if cands:
+                return min(cands, key=lambda e: abs(e.bounds.center[1] - cy))
+        return None
+
+
+# --- primitive skills ----------------------------------------------------------------------
+
+def act(ctx: Ctx, action: Action) -> Skill:
+    """Yield one action and take the next observation."""
+    ctx.obs = yield action
+    ctx.steps += 1
+    return ctx.obs
+
+
+def scroll_to(ctx: Ctx, text: str | None = None, *, direction: str = "down", **kw: Any) -> Skill:
+    """Scroll until an element matching is on screen; returns it (raises OracleError if absent)."""
+    el = ctx.find(text, **kw)
+    tries = 0
+    while el is None:
+        if tries >= ctx.max_scrolls:
+            raise OracleError(f"not found after scrolling: text={text!r} {kw}")
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
+        tries += 1
+        el = ctx.find(text, **kw)
+        if el is None and [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            if direction == "down":  # reached the end: try the other way once
+                direction = "up"
+            else:
+                raise OracleError(f"not found (list does not move): text={text!r} {kw}")
+    return el
+
+
+def tap(ctx: Ctx, text: str | None = None, *, scroll: bool = True, **kw: Any) -> Skill:
+    el = (yield from scroll_to(ctx, text, **kw)) if scroll else ctx.find(text, **kw)
+    if el is None:
+        raise OracleError(f"nothing to tap: text={text!r} {kw}")
+    return (yield from act(ctx, Tap(target=el.index)))
+
+
+def long_press(ctx: Ctx, text: str | None = None, **kw: Any) -> Skill:
+    el = yield from scroll_to(ctx, text, **kw)
+    return (yield from act(ctx, LongPress(target=el.index)))
+
+
+def type_into(ctx: Ctx, field_text: str | None, text: str, *, clear: bool = True, submit: bool = False, **kw: Any) -> Skill:
+    """Tap a text field (by its hint/text/id), then type into it."""
+    el = yield from scroll_to(ctx, field_text, **kw) if field_text is not None or kw else None
+    if el is not None and not el.focused:
+        yield from act(ctx, Tap(target=el.index))
+    return (yield from act(ctx, TypeText(text=text, clear=clear, submit=submit)))
+
+
+def open_app(ctx: Ctx, app: str) -> Skill:
+    return (yield from act(ctx, OpenApp(app=app)))
+
+
+def back(ctx: Ctx) -> Skill:
+    return (yield from act(ctx, Key(key="back")))
+
+
+def home(ctx: Ctx) -> Skill:
+    return (yield from act(ctx, Key(key="home")))
+
+
+def wait(ctx: Ctx, seconds: float) -> Skill:
+    return (yield from act(ctx, Wait(seconds=seconds)))
+
+
+def set_switch(ctx: Ctx, label: str, on: bool) -> Skill:
+    """Make the switch on ``label``'s row read ``on`` (tap only if it differs)."""
+    yield from scroll_to(ctx, label)
+    sw = ctx.switch_in_row(label)
+    if sw is None:
+        raise OracleError(f"no switch on the row {label!r}")
+    if sw.checked != on:
+        yield from act(ctx, Tap(target=sw.index))
+        sw = ctx.switch_in_row(label)
+        if sw is None or sw.checked != on:
+            raise OracleError(f"switch {label!r} did not change")
+    return ctx.obs
+
+
+def answer(ctx: Ctx, **fields: Any) -> Skill:
+    return (yield from act(ctx, Answer(fields=fields)))
+
+
+def complete(ctx: Ctx, message: str = "") -> Skill:
+    return (yield from act(ctx, Complete(message=message)))
+
+
+def abort(ctx: Ctx, reason: str) -> Skill:
+    return (yield from act(ctx, Abort(reason=reason)))

@@ -1,0 +1,139 @@
+"""report.md: the report as text tables, for pull requests, terminals and diffs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .fmt import DASH, ci_pct, ci_pt, excluded_text, headline, kfrac, num, pct, pt
+
+
+def _cell(x: Any) -> str:
+    """Table-safe text: pipes and newlines would break a Markdown row."""
+    return str(x).replace("|", "\\|").replace("\n", " ")
+
+
+def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
+    out = ["| " + " | ".join(_cell(h) for h in header) + " |",
+           "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in rows]
+    return out + [""]
+
+
+def render_markdown(summary: dict[str, Any]) -> str:
+    s = summary
+    run = s["run"]
+    L: list[str] = [f"# Transfer report · {run['run_id']}", ""]
+    if (s.get("config") or {}).get("synthetic"):
+        L += ["> This run holds **synthetic** episodes, not measurements.", ""]
+    L += ["```", headline(s), "```", ""]
+    for n in s.get("notes", []):
+        L.append(f"- note: {n}")
+    if s.get("notes"):
+        L.append("")
+
+    h = s["headline"]
+    L += ["## Headline", ""]
+    if h.get("available"):
+        sr = h["sr"]
+        L += _table(["", "base", "trained", "gain"], [
+            ["sim", f"{pct(sr['sim_base']['value'])} {ci_pct(sr['sim_base']['ci'])}",
+             f"{pct(sr['sim_trained']['value'])} {ci_pct(sr['sim_trained']['ci'])}",
+             f"{pt(h['gain_sim']['value'])} {ci_pt(h['gain_sim']['ci'])}"],
+            ["device", f"{pct(sr['device_base']['value'])} {ci_pct(sr['device_base']['ci'])}",
+             f"{pct(sr['device_trained']['value'])} {ci_pct(sr['device_trained']['ci'])}",
+             f"{pt(h['gain_device']['value'])} {ci_pt(h['gain_device']['ci'])}"],
+        ])
+        L += [h["retention"]["message"], "",
+              f"{h['n_tasks']} paired tasks, paired task bootstrap with {h['n_boot']} replicates (seed {h['seed']}). "
+              + excluded_text(s), ""]
+    else:
+        L += [f"No transfer headline: {h.get('reason')}.", ""]
+
+    b = s.get("buckets")
+    if b:
+        L += ["## Buckets", ""]
+        L += _table(["bucket", "tasks", "sim base", "sim trained", "device base", "device trained", "Δ sim",
+                     "Δ device"],
+                    [[r["bucket"], r["n_tasks"]] + [f"{pct(r[c]['value'])} ({kfrac(r[c])})" for c in
+                                                    ("sim_base", "sim_trained", "device_base", "device_trained")]
+                     + [pt(r["gain_sim"]), pt(r["gain_device"])] for r in b["rows"]])
+        L += [b["rules"], ""]
+
+    L += ["## Policy metrics", ""]
+    L += _table(["backend", "policy", "episodes", "counted", "excl. undet./infra/none", "SR [Wilson] [task boot]",
+                 "PR", "FC", "USE"],
+                [[r["backend"], r["policy"], r["episodes"], r["counted"],
+                  f"{r['excluded']['undetermined']}/{r['excluded']['infra']}/{r['excluded']['no_verdict']}",
+                  f"{pct(r['sr']['value'])} {ci_pct(r['sr']['wilson'])} {ci_pct(r['sr']['bootstrap'])}",
+                  pct(r["pr"]["value"]), pct(r["fc"]["value"]), pct(r["use"]["value"])] for r in s["metrics"]])
+
+    L += ["## Sim/device agreement", ""]
+    ags = s.get("agreement") or {}
+    if ags:
+        rows = []
+        for p, a in ags.items():
+            t = a["table"]
+            rows.append([p, a["n"], t[0][0], t[0][1], t[1][0], t[1][1], pct(a["agreement"]),
+                         "undefined" if a["kappa"] is None else f"{a['kappa']:.2f}",
+                         "" if not a.get("kappa_ci") else f"[{a['kappa_ci'][0]:.2f}, {a['kappa_ci'][1]:.2f}]",
+                         a.get("note", "")])
+        L += _table(["policy", "tasks", "sim✓ dev✓", "sim✓ dev✗", "sim✗ dev✓", "sim✗ dev✗", "agreement", "κ",
+                     "κ 95% CI", "note"], rows)
+    else:
+        L += ["No policy has counted episodes on both backends.", ""]
+
+    rc = s.get("rank_consistency") or {}
+    L += ["## Rank consistency", ""]
+    if rc.get("available"):
+        L += [f"Pearson r = {num(rc['pearson_r'], 3)}, MMRV = {num(rc['mmrv'], 3)} over "
+              f"{len(rc['policies'])} policies.", ""]
+    else:
+        L += [f"Not computed: {rc.get('reason', 'not available')}.", ""]
+
+    L += ["## Combined device estimate (PPI)", ""]
+    if s.get("ppi"):
+        L += _table(["policy", "sim tasks", "paired", "device only", "PPI λ=1", "PPI++", "λ̂", "note"],
+                    [[r["policy"], r["n_sim_tasks"], r["n_paired_tasks"],
+                      f"{pct(r['device_only']['value'])} {ci_pct(r['device_only']['ci'])}",
+                      f"{pct(r['ppi']['value'])} {ci_pct(r['ppi']['ci'])}",
+                      f"{pct(r['ppi_tuned']['value'])} {ci_pct(r['ppi_tuned']['ci'])}", num(r["lambda"]),
+                      r.get("note", "")] for r in s["ppi"]])
+    else:
+        L += ["Needs at least 2 paired tasks for a policy.", ""]
+
+    L += ["## Step latency", ""]
+    lat = s.get("latency") or {}
+    L += _table(["backend", "samples", "mean ms", "p50 ms", "p95 ms", "source"],
+                [[k, v.get("n", 0), num(v.get("mean_ms"), 0), num(v.get("p50_ms"), 0), num(v.get("p95_ms"), 0),
+                  v.get("source", "")] for k, v in lat.items()]) if lat else ["No timings recorded.", ""]
+
+    a = s.get("attribution") or {}
+    L += ["## Attribution", ""]
+    if a.get("available"):
+        L += [a["rule"], ""]
+        for key, title in (("bridge_faults", "Bridge faults (excluded from the headline)"),
+                           ("sim_faults", "Sim faults"), ("oracle_fails_both", "Oracle fails on both backends")):
+            items = a.get(key) or []
+            L.append(f"- {title}: {len(items)}" + (": " + ", ".join(i["task_id"] for i in items) if items else ""))
+        L.append("")
+        w = h.get("with_bridge_faults") if h.get("available") else None
+        if w:
+            L += [f"With bridge-fault tasks: Δ sim {pt(w['gain_sim']['value'])}, Δ device "
+                  f"{pt(w['gain_device']['value'])}; {w['retention']['message']}", ""]
+    else:
+        L += [f"{a.get('reason', 'not available')}.", ""]
+
+    L += ["## Per task", ""]
+    policies = run["policies"]
+    rows = []
+    for r in s.get("tasks", []):
+        cells = []
+        for p in policies:
+            for bk in ("sim", "device"):
+                c = r["cells"].get(f"{p}/{bk}")
+                cells.append(f"{c['k']}/{c['n']}" if c and c.get("n") else DASH)
+        flags = (["bridge fault"] if r["bridge_fault"] else []) + (
+            ["sim≠device: " + ", ".join(r["disagree"])] if r["disagree"] else [])
+        rows.append([r["task_id"], r.get("bucket") or DASH] + cells + ["; ".join(flags)])
+    L += _table(["task", "bucket"] + [f"{p} {bk}" for p in policies for bk in ("sim", "device")] + ["flags"], rows)
+    return "\n".join(L).rstrip() + "\n"
