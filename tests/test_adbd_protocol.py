@@ -583,6 +583,22 @@ def test_latency_metrics(vdev: VDev) -> None:
     t0 = time.perf_counter()
     vdev.adb("shell", "echo hi")
     METRICS["adb_cli_shell_echo_ms"] = (time.perf_counter() - t0) * 1e3
+
+    def raw_host_protocol_shell() -> float:
+        """One smart-socket client round trip without adbutils' extra server queries."""
+        t = time.perf_counter()
+        with socket.create_connection(("127.0.0.1", vdev.host.port), timeout=10) as s:
+            for req in (f"host:transport:{vdev.serial}".encode(), b"shell:echo hi"):
+                s.sendall(b"%04x" % len(req) + req)
+                assert s.recv(4) == b"OKAY"
+            out = b""
+            while chunk := s.recv(4096):
+                out += chunk
+        assert out == b"hi\n"
+        return time.perf_counter() - t
+
+    raw = sorted(raw_host_protocol_shell() for _ in range(30))
+    METRICS["raw_client_shell_echo_median_ms"] = raw[len(raw) // 2] * 1e3
     print("\nadbd metrics:", json.dumps({k: round(v, 3) for k, v in METRICS.items()}))
     assert METRICS["device_open_to_clse_median_ms"] < 50
     assert METRICS["adbutils_shell_echo_median_ms"] < 200

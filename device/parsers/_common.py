@@ -76,8 +76,9 @@ def ms_to_local(ms: int | str | None, tz: str | tzinfo | timedelta | None = None
         v = int(str(ms).strip())
     except ValueError:
         return None
+    zone = resolve_tz(tz)  # an unknown zone is the caller's error: let ParseError through
     try:
-        return datetime.fromtimestamp(v / 1000, tz=resolve_tz(tz)).replace(tzinfo=None)
+        return datetime.fromtimestamp(v / 1000, tz=zone).replace(tzinfo=None)
     except (OverflowError, OSError, ValueError):
         return None
 

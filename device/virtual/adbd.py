@@ -61,13 +61,12 @@ import contextlib
 import errno
 import itertools
 import logging
-import os
 import stat as _stat
 import struct
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Mapping, Protocol, Sequence, runtime_checkable
 
 from .fs import VirtualFS
@@ -941,10 +940,10 @@ class AdbdServer:
                 return None
             if not portpart.isdigit():
                 return None
-            handler = self.backend.socket_handler("tcp", str(int(portpart)))
+            handler = self._socket_handler("tcp", str(int(portpart)))
             return _wrap_socket_handler(handler) if handler is not None else None
         if base in ("localabstract", "localreserved", "localfilesystem", "local", "dev") and sep:
-            handler = self.backend.socket_handler(base, arg)
+            handler = self._socket_handler(base, arg)
             return _wrap_socket_handler(handler) if handler is not None else None
         if base == "root":
             return _reply_and_close(b"adbd cannot run as root in production builds\n")
@@ -953,6 +952,18 @@ class AdbdServer:
         if base in ("reboot", "remount", "usb", "tcpip", "enable-verity", "disable-verity"):
             return _reply_and_close(b"")
         return None
+
+    def _socket_handler(self, kind: str, address: str) -> ConnectionHandler | None:
+        lookup = getattr(self.backend, "socket_handler", None)
+        if lookup is not None:
+            found: ConnectionHandler | None = lookup(kind, address)
+            return found
+        # also accept the narrower ``tcp_handler(port)`` backend shape
+        tcp = getattr(self.backend, "tcp_handler", None)
+        if tcp is None or kind != "tcp":
+            return None
+        handler: ConnectionHandler | None = tcp(int(address))
+        return handler
 
     async def _serve_shell(self, stream: AdbStream, reader: asyncio.StreamReader,
                            writer: asyncio.StreamWriter, command: str, kind: str, pty: bool,

@@ -329,12 +329,19 @@ class VirtualFS:
             if perm is not None:
                 node.mode = _stat.S_IFREG | (perm & 0o7777)
             return node
-        try:
-            self.lstat(path)
-        except FileNotFoundError:
-            pass
-        else:  # a dangling symlink: refuse rather than guess where to create
-            raise _err(errno.ENOENT, path)
+        hops = 0
+        while True:  # a dangling symlink: create its target, like open(O_CREAT) does
+            try:
+                link, _ = self._resolve(path, follow_last=False)
+            except FileNotFoundError:
+                break
+            if not isinstance(link, _Link):
+                break
+            hops += 1
+            if hops > _MAX_SYMLINK_HOPS:
+                raise _err(errno.ELOOP, path)
+            head = path.rstrip("/").rpartition("/")[0] or "/"
+            path = join(self._resolve(head)[1], link.target)
         if parents:
             head = path.rstrip("/").rpartition("/")[0]
             if head:

@@ -6,6 +6,7 @@ terminal never disagree on rounding.
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any, Sequence
 
 DASH = "—"
@@ -61,34 +62,37 @@ def excluded_text(summary: dict[str, Any]) -> str:
     return "Excluded from rates: " + ", ".join(parts) + "." if parts else "No episodes excluded from rates."
 
 
-def headline(summary: dict[str, Any]) -> str:
-    """A few plain-text lines: sim gain, device gain, retention (or why not), exclusions.
-
-    Other commands (run, demo) print this after a run so a user sees the verdict at once.
+def headline(summary: dict[str, Any], width: int = 78) -> str:
+    """A few plain-text lines (≤ ``width`` columns): sim gain, device gain, retention or why
+    not, exclusions. Other commands (run, demo) print this so a user sees the verdict at once.
     """
     run = summary.get("run", {})
     h = summary.get("headline", {})
-    lines = [f"Run {run.get('run_id', '?')}: {summary.get('input', {}).get('episodes', 0)} episodes, "
-             f"{run.get('tasks', 0)} tasks, policies {', '.join(run.get('policies', []))}"]
+    inp = summary.get("input", {})
+    lines = [f"Run {run.get('run_id', '?')} · {inp.get('episodes', 0)} episodes · {run.get('tasks', 0)} tasks"]
     if not h.get("available"):
-        lines.append(f"No transfer headline: {h.get('reason', 'unknown reason')}.")
-        lines.append(excluded_text(summary))
+        lines.append(textwrap.fill(f"No transfer headline: {h.get('reason', 'unknown reason')}.", width))
+        lines.append(textwrap.fill(excluded_text(summary), width))
         return "\n".join(lines)
     sr = h["sr"]
-    lines.append(f"'{h['trained_policy']}' vs '{h['base_policy']}' on {h['n_tasks']} paired tasks:")
-    lines.append(f"  sim    {pct(sr['sim_base']['value'])} → {pct(sr['sim_trained']['value'])}   gain "
-                 f"{pt(h['gain_sim']['value'])} ({ci_to_pt(h['gain_sim']['ci'])})")
-    lines.append(f"  device {pct(sr['device_base']['value'])} → {pct(sr['device_trained']['value'])}   gain "
-                 f"{pt(h['gain_device']['value'])} ({ci_to_pt(h['gain_device']['ci'])})")
+    lines.append(f"{h['trained_policy']} vs {h['base_policy']} on {h['n_tasks']} paired tasks "
+                 "(95% CIs, paired task bootstrap)")
+    for side in ("sim", "device"):
+        g = h[f"gain_{side}"]
+        lines.append(f"  {side:<7}{pct(sr[f'{side}_base']['value']):>6} → {pct(sr[f'{side}_trained']['value']):>6}"
+                     f"   gain {pt(g['value'])}  {ci_pt(g['ci'])}")
     ret = h["retention"]
     if ret.get("meaningful"):
-        lines.append(f"  retention {retention_text(ret)}; Δ_device − Δ_sim {pt(h['difference']['value'])} "
-                     f"({ci_to_pt(h['difference']['ci'])})")
+        rci = f"  [{pct(ret['ci'][0])}, {pct(ret['ci'][1])}]" if ret.get("ci") else ""
+        lines.append(f"  retention {pct(ret['value'])}{rci}")
     else:
-        lines.append(f"  {ret.get('message', 'retention not meaningful')}")
+        lines.append(textwrap.fill(ret.get("message", "retention not meaningful"), width, initial_indent="  ",
+                                   subsequent_indent="  "))
+    lines.append(f"  Δ_device − Δ_sim {pt(h['difference']['value'])}  {ci_pt(h['difference']['ci'])}")
     bf = h.get("excluded_bridge_faults") or []
     if bf:
-        lines.append(f"  Excludes {len(bf)} bridge-fault task(s) (oracle passes in sim, fails on device): "
-                     f"{', '.join(bf[:6])}{' …' if len(bf) > 6 else ''}")
-    lines.append(excluded_text(summary))
+        lines.append(textwrap.fill(
+            f"Excludes {len(bf)} bridge-fault task(s) (oracle passes in sim, fails on device): "
+            f"{', '.join(bf[:6])}{' …' if len(bf) > 6 else ''}", width))
+    lines.append(textwrap.fill(excluded_text(summary), width))
     return "\n".join(lines)

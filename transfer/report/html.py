@@ -54,6 +54,7 @@ color:var(--muted);border-radius:6px}
 .ctrl button{font:inherit;padding:2px 10px;margin-right:6px;border:1px solid var(--line);background:#fff;
 border-radius:6px;cursor:pointer}.ctrl .pos{color:var(--muted);font-size:12px}
 details summary{cursor:pointer;color:var(--accent)}
+section{scroll-margin-top:64px}table.stack td .ci{display:block}
 code{background:var(--soft);padding:0 3px;border-radius:3px}
 @media (max-width:800px){.hero{grid-template-columns:1fr 1fr}.viewer .sides{grid-template-columns:1fr}}
 """
@@ -155,7 +156,7 @@ def _metrics_table(rows: list[dict[str, Any]], by_target: bool = False) -> str:
             + "<th class='l'>policy</th><th>episodes</th><th>counted</th><th>excluded<br><span class='ci'>undet. / "
               "infra / no verdict</span></th><th>SR <span class='ci'>Wilson · task bootstrap</span></th>"
               "<th>PR</th><th>FC</th><th>USE</th><th>steps</th></tr>")
-    out = ["<table>", head]
+    out = ["<table class='stack'>", head]
     for r in rows:
         ex = r["excluded"]
         sr = r["sr"]
@@ -241,7 +242,7 @@ def _attribution(s: dict[str, Any]) -> str:
         h = s.get("headline") or {}
         w = h.get("with_bridge_faults")
         if w:
-            out.append("<h3>Headline with and without bridge-fault tasks</h3><table><tr><th class='l'></th>"
+            out.append("<h3>Headline with and without bridge-fault tasks</h3><table class='stack'><tr><th class='l'></th>"
                        "<th>tasks</th><th>Δ sim</th><th>Δ device</th><th>retention</th><th>Δ device − Δ sim</th></tr>")
             for label, x in (("without (headline)", h), ("with", w)):
                 ret = x["retention"]
@@ -268,7 +269,7 @@ def _ppi(s: dict[str, Any]) -> str:
     rows = s.get("ppi") or []
     if not rows:
         return "<p class='muted'>Needs at least 2 paired tasks for a policy.</p>"
-    out = ["<table><tr><th class='l'>policy</th><th>sim tasks</th><th>paired tasks</th><th>device SR (paired only)"
+    out = ["<table class='stack'><tr><th class='l'>policy</th><th>sim tasks</th><th>paired tasks</th><th>device SR (paired only)"
            "</th><th>PPI, λ=1</th><th>PPI++, λ̂</th><th>λ̂</th><th class='l'>note</th></tr>"]
     for r in rows:
         out.append(f"<tr><td class='l'>{e(r['policy'])}</td><td>{r['n_sim_tasks']}</td><td>{r['n_paired_tasks']}</td>"

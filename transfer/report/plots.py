@@ -59,7 +59,8 @@ def gain_chart(summary: dict[str, Any]) -> bytes | None:
         yerr = [[100 * e[0] for e in errs], [100 * e[1] for e in errs]]
         xs = [i + (j - 0.5) * 0.38 for i in range(2)]
         name = h["base_policy"] if pol == "base" else h["trained_policy"]
-        bars = ax1.bar(xs, vals, 0.36, yerr=yerr, capsize=4, color=COLORS[col], label=f"{pol} ({name})")
+        label = pol if name == pol else f"{pol} ({name})"
+        bars = ax1.bar(xs, vals, 0.36, yerr=yerr, capsize=4, color=COLORS[col], label=label)
         for b, v in zip(bars, vals):
             ax1.annotate(f"{v:.1f}", (b.get_x() + b.get_width() / 2, v), xytext=(0, -12),
                          textcoords="offset points", ha="center", fontsize=8, color="white")
@@ -122,7 +123,7 @@ def scatter_chart(summary: dict[str, Any]) -> bytes | None:
     ax.set_title("per-task success; marker area ∝ tasks at that point", fontsize=9)
     ax.text(98, 3, "passes in sim only", ha="right", fontsize=7, color="#b5523a")
     ax.text(2, 97, "passes on device only", va="top", fontsize=7, color="#5546c9")
-    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False)
+    ax.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.0, 0.5), frameon=False, markerscale=0.6)
     ax.spines[["top", "right"]].set_visible(False)
     fig.tight_layout()
     return _png(fig)

@@ -495,7 +495,8 @@ class AnswerSheet(BaseModel):
             exp, why = self.expected_value(f, before)
             name = f"answer.{f.name}"
             if exp is None:
-                out.append(CheckResult(name=name, field=name, expected=None, actual=given.get(f.name),
+                unknown = f.from_state or ",".join(f.needs()) or name
+                out.append(CheckResult(name=name, field=unknown, expected=None, actual=given.get(f.name),
                                        undetermined=True, detail=why or "no expected value"))
                 continue
             if f.name in given:

@@ -1,0 +1,57 @@
+"""Simulator commands: serve phones to a person, and benchmark."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import typer
+
+sim_app = typer.Typer(help="The browser-hosted phone simulator.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks that print JSON figures.", no_args_is_help=True)
+
+
+@sim_app.command("serve")
+def serve(
+    host: str = typer.Option("127.0.0.1", help="Address to bind (loopback by default)."),
+    port: int = typer.Option(8765, help="Port (0 = any free port)."),
+    profile: str = typer.Option("default", help="Device profile of the default phone."),
+    flavor: str = typer.Option("sim", help="App flavor: sim or aosp."),
+    seed: int = typer.Option(0, help="World seed of the default phone."),
+    duration: float = typer.Option(0, help="Stop after this many seconds (0 = until Ctrl-C)."),
+) -> None:
+    """Serve the simulator; open the printed URL in a browser to drive a phone by hand."""
+    from sim.server import SimServer
+
+    srv = SimServer(host=host, port=port, defaults={"profile": profile, "flavor": flavor, "seed": seed}).start()
+    typer.echo(f"s2r sim serving on {srv.url}")
+    typer.echo(f"open {srv.url}/phone.html?phone=default   (API: {srv.url}/api/phones)")
+    try:
+        t0 = time.time()
+        while duration <= 0 or time.time() - t0 < duration:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        srv.stop()
+
+
+@bench_app.command("sim")
+def bench_sim(
+    phones: int = typer.Option(4, help="Logical phones stepping concurrently for throughput."),
+    pages: int = typer.Option(2, help="Live pages in the pool."),
+    steps: int = typer.Option(30, help="Steps for the latency figures."),
+    logical: int = typer.Option(1000, help="Logical phones kept alive at once."),
+    seconds: float = typer.Option(10.0, help="Duration of the throughput run."),
+    as_json: bool = typer.Option(True, "--json/--no-json", help="Print one JSON object."),
+) -> None:
+    """Measure the simulator: start-up, reset, step latency, throughput, memory, fork/capture/judge."""
+    from sim.bench import run
+
+    res = run(phones=phones, pages=pages, steps=steps, logical=logical, seconds=seconds)
+    typer.echo(json.dumps(res, indent=None if as_json else 2))
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(sim_app, name="sim")
+    app.add_typer(bench_app, name="bench")

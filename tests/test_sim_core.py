@@ -1,0 +1,210 @@
+"""The simulator core on a real headless Chromium: actions as input, fork, recovery, bad input."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+
+import cv2
+import numpy as np
+import pytest
+
+from actionmap import Action
+from actionmap.actions import Key, OpenApp, Scroll, Tap, TypeText, Wait
+from sim import state as st
+from sim.env import SimEnv
+from transfer.oracle.drive import run_skill
+from transfer.oracle.skills import settings as S
+
+
+def _img(b: bytes) -> np.ndarray:
+    return cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_COLOR)
+
+
+def test_observation_shape_and_elements(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool)
+    obs = env.reset()
+    assert _img(obs.screenshot).shape == (2400, 1080, 3)
+    assert obs.foreground.app == "launcher" and obs.foreground.package == "com.android.launcher3"
+    settings = obs.find("Settings", class_name="android.widget.TextView")
+    assert settings and settings[0].clickable
+    for e in obs.elements:
+        assert 0 <= e.bounds.left < e.bounds.right <= 1080 and 0 <= e.bounds.top < e.bounds.bottom <= 2400
+        assert 0 <= e.grid_bounds.left <= e.grid_bounds.right <= 1000
+    # tapping the launcher icon opens the app (a real touch event)
+    obs, info = env.step(Tap(target=settings[0].index))
+    assert info.invalid_action is None
+    assert obs.foreground.app == "settings" and obs.foreground.package == "com.android.settings"
+
+
+def test_pixel_profile_differs(sim_pool) -> None:
+    env = SimEnv("pixel", flavor="aosp", pool=sim_pool)
+    obs = env.reset()
+    assert _img(obs.screenshot).shape == (2400, 1080, 3)
+    assert obs.screen.density == 440
+
+
+@pytest.mark.parametrize("flavor", ["sim", "aosp"])
+def test_settings_flows(sim_pool, flavor: str) -> None:
+    env = SimEnv(flavor=flavor, pool=sim_pool)
+    env.reset({"settings": {"wifi": False, "bluetooth": True, "dark_mode": False}})
+    run_skill(env, lambda c: S.set_toggle(c, "wifi", True), flavor=flavor)
+    run_skill(env, lambda c: S.set_toggle(c, "bluetooth", False), flavor=flavor)
+    run_skill(env, lambda c: S.set_toggle(c, "dark_mode", True), flavor=flavor)
+    run_skill(env, lambda c: S.set_font_size(c, "Largest"), flavor=flavor)
+    run_skill(env, lambda c: S.set_screen_timeout(c, "5 minutes"), flavor=flavor)
+    run_skill(env, lambda c: S.set_brightness(c, 64), flavor=flavor)
+    _, _, version = run_skill(env, lambda c: S.read_about(c, "Android version"), flavor=flavor)
+    s = env.read_state().settings
+    assert (s.wifi, s.bluetooth, s.dark_mode) == (True, False, True)
+    assert s.font_scale == 1.3 and s.screen_off_timeout_ms == 300_000
+    assert abs(s.brightness - 64) <= 8  # a slider is imprecise, as on a phone
+    assert version == env.read_state().device.android_version
+
+
+def test_aosp_flavor_moves_wifi_under_network_and_internet(sim_pool) -> None:
+    sim_obs = SimEnv(flavor="sim", pool=sim_pool).reset({"start": {"app": "settings"}})
+    aosp_obs = SimEnv(flavor="aosp", pool=sim_pool).reset({"start": {"app": "settings"}})
+    def titles(o):
+        return {e.text for e in o.elements if e.resource_id.endswith("id/title")}
+
+    assert "Wi‑Fi" in titles(sim_obs) and "Network & internet" not in titles(sim_obs)
+    assert "Network & internet" in titles(aosp_obs) and "Wi‑Fi" not in titles(aosp_obs)
+
+
+def test_quick_settings_shade_toggles_real_state(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool)
+    env.reset({"settings": {"bluetooth": False}})
+    obs, _ = env.step(Action.parse({"type": "swipe", "start": [500, 5], "end": [500, 600]}))
+    tile = [e for e in obs.elements if e.content_desc.startswith("Bluetooth")]
+    assert tile, "the shade shows a Bluetooth tile"
+    obs, _ = env.step(Tap(target=tile[0].index))
+    assert env.read_state().settings.bluetooth is True
+    obs, _ = env.step(Key(key="back"))
+    assert not [e for e in obs.elements if e.content_desc.startswith("Bluetooth")]
+
+
+def test_fork_is_exact_down_to_scroll_and_pixels(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool)
+    env.reset({"start": {"app": "settings"}})
+    env.step(Tap(target=env.observe().find("About phone")[0].index))
+    env.step(Key(key="back"))
+    env.step(Scroll(direction="down"))
+    a = env.observe()
+    child = env.fork()
+    assert child.capture() == env.capture()
+    b = child.observe()
+    assert [e.model_dump() for e in a.elements] == [e.model_dump() for e in b.elements]
+    diff = np.abs(_img(a.screenshot).astype(int) - _img(b.screenshot).astype(int))
+    assert diff.max() <= 8  # identical frames (JPEG re-encoding may differ by rounding)
+    # they evolve independently
+    child.step(Key(key="home"))
+    assert env.read_state().foreground.app == "settings" and child.read_state().foreground.app == "launcher"
+
+
+def test_typing_unicode_and_metacharacters(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool)
+    obs = env.reset({"start": {"app": "settings"}})
+    search = [e for e in obs.elements if e.content_desc == "Search"]
+    obs, _ = env.step(Tap(target=search[0].index))
+    field = [e for e in obs.elements if e.editable]
+    obs, _ = env.step(Tap(target=field[0].index))
+    assert obs.keyboard_visible
+    text = "'; reboot; $(id) `ls` | > /sdcard/x & 你好 👋"
+    obs, info = env.step(TypeText(text=text))
+    assert info.invalid_action is None
+    fields = [e for e in obs.elements if e.editable]
+    assert fields and fields[0].text == text and fields[0].focused
+    assert obs.keyboard_visible
+
+
+def test_bad_inputs_are_invalid_not_crashes(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool)
+    env.reset()
+    before = env.capture()
+    _, info = env.step(OpenApp(app="angrybirds"))
+    assert info.invalid_action and "unknown app" in info.invalid_action
+    _, info = env.step(TypeText(text="hello"))
+    assert info.invalid_action == "no focused text field to type into"
+    _, info = env.step(TypeText.model_construct(type="type", text="x" * 5000, clear=False, submit=False, target=None, clamped=False))
+    assert info.invalid_action and "4096" in info.invalid_action
+    _, info = env.step(TypeText.model_construct(type="type", text="a\x1bb", clear=False, submit=False, target=None, clamped=False))
+    assert info.invalid_action and "control character" in info.invalid_action
+    _, info = env.step(Tap(target=9999))
+    assert info.invalid_action and "not an element" in info.invalid_action
+    clamped = Action.parse('{"action": "click", "coordinate": [1020, 500]}')
+    _, info = env.step(clamped)
+    assert info.clamped and info.invalid_action is None
+    # the phone still works and its state is valid
+    st.load(env.capture())
+    obs, info = env.step(OpenApp(app="settings"))
+    assert obs.foreground.app == "settings"
+    # an invalid patch is rejected and changes nothing
+    snap = env.capture()
+    with pytest.raises(st.PatchError):
+        env.patch({"settings": {"brightness": 999}})
+    with pytest.raises(st.PatchError):
+        env.patch({"add": {"alarms": [{"hour": 25, "minute": 0}]}})
+    assert env.capture() == snap
+    assert before != snap
+
+
+def test_wait_advances_the_simulated_clock(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool, step_seconds=0)
+    env.reset()
+    t0 = env.read_state().time
+    env.step(Wait(seconds=30))
+    assert (env.read_state().time - t0).total_seconds() == 30
+
+
+def test_killed_page_is_replaced_and_reported_as_infra(sim_pool) -> None:
+    env = SimEnv(pool=sim_pool)
+    env.reset({"start": {"app": "settings"}})
+    committed = env.capture()
+
+    async def kill_all() -> int:
+        n = 0
+        for slot in list(sim_pool._all):
+            await slot.page.close()
+            n += 1
+        return n
+
+    assert sim_pool.rt.run(kill_all()) >= 1
+    replaced = sim_pool.replaced
+    obs, info = env.step(Key(key="back"))
+    assert info.error_kind == "infra"
+    assert env.capture() == committed  # nothing half-applied
+    obs, info = env.step(Key(key="back"))
+    assert info.error is None and obs.foreground.app == "launcher"
+    assert sim_pool.replaced > replaced
+
+
+def test_server_api_configures_forks_and_validates(sim_pool) -> None:
+    srv = sim_pool.rt.server
+    base = srv.url + "/api/phones"
+
+    def call(method: str, url: str, body: object | None = None) -> tuple[int, object]:
+        data = json.dumps(body).encode() if body is not None else None
+        req = urllib.request.Request(url, data=data, method=method)
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return r.status, json.loads(r.read() or b"null")
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read() or b"null")
+
+    code, res = call("POST", base, {"flavor": "aosp"})
+    assert code == 201
+    pid = res["id"]
+    code, res = call("PATCH", f"{base}/{pid}", {"world": {"settings": {"brightness": 1000}}})
+    assert code == 422 and "brightness" in res["error"]
+    code, res = call("POST", f"{base}/{pid}/patch", {"settings": {"wifi": False}})
+    assert code == 200
+    code, world = call("GET", f"{base}/{pid}/world")
+    assert world["settings"]["wifi"] is False
+    code, res = call("POST", f"{base}/{pid}/fork")
+    code, d = call("GET", f"{base}/{res['id']}/diff?against={pid}")
+    assert d == []
+    with urllib.request.urlopen(srv.url + "/phone.html", timeout=10) as r:
+        assert b"s2r phone" in r.read()
+    code, _ = call("GET", srv.url + "/../../etc/passwd")
+    assert code == 404
