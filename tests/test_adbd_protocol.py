@@ -13,15 +13,18 @@ import concurrent.futures
 import json
 import os
 import socket
+import stat
 import struct
 import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 adbutils = pytest.importorskip("adbutils")
 
@@ -646,3 +649,88 @@ def test_shline_interpreter_basics() -> None:
     assert asyncio.run(run("echo x > /data/local/tmp/r; cat < /data/local/tmp/r")) == (0, b"x\n", b"")
     assert asyncio.run(run("nope 2>&1"))[1] == b"/system/bin/sh: nope: inaccessible or not found\n"
     assert asyncio.run(run("if true; then echo; fi"))[0] == 1
+
+
+# ============================================================================ VirtualFS == os (differential)
+_FS_NAMES = st.sampled_from(["a", "b", "c"])
+_FS_PATHS = st.lists(_FS_NAMES, min_size=1, max_size=3).map("/".join)
+_FS_OPS = st.one_of(
+    st.tuples(st.sampled_from(["mkdir", "makedirs", "remove", "rmdir", "listdir", "read",
+                               "stat", "lstat", "readlink"]), _FS_PATHS),
+    st.tuples(st.sampled_from(["write", "append"]), _FS_PATHS, st.binary(max_size=6)),
+    st.tuples(st.just("rename"), _FS_PATHS, _FS_PATHS),
+    st.tuples(st.just("symlink"), st.sampled_from(["a", "b", "../a", "a/b", "nowhere", "c/../a"]), _FS_PATHS),
+)
+
+
+def _fs_apply(op: tuple, p: Callable[[str], str], osmod: object) -> object:
+    """Run one op against either ``os`` (real tmpdir) or a VirtualFS with os-like names."""
+    kind = op[0]
+    if kind == "mkdir":
+        return osmod.mkdir(p(op[1]))  # type: ignore[attr-defined]
+    if kind == "makedirs":
+        return osmod.makedirs(p(op[1]), exist_ok=True)  # type: ignore[attr-defined]
+    if kind == "remove":
+        return osmod.remove(p(op[1]))  # type: ignore[attr-defined]
+    if kind == "rmdir":
+        return osmod.rmdir(p(op[1]))  # type: ignore[attr-defined]
+    if kind == "listdir":
+        return sorted(osmod.listdir(p(op[1])))  # type: ignore[attr-defined]
+    if kind == "readlink":
+        return osmod.readlink(p(op[1]))  # type: ignore[attr-defined]
+    if kind in ("stat", "lstat"):
+        st_ = getattr(osmod, kind)(p(op[1]))
+        fmt = stat.S_IFMT(st_.st_mode)
+        return fmt, (st_.st_size if fmt != stat.S_IFDIR else None)
+    if kind == "rename":
+        return osmod.rename(p(op[1]), p(op[2]))  # type: ignore[attr-defined]
+    if kind == "symlink":
+        return osmod.symlink(op[1], p(op[2]))  # type: ignore[attr-defined]
+    if kind == "read":
+        return osmod.read_bytes(p(op[1]))  # type: ignore[attr-defined]
+    if kind in ("write", "append"):
+        return osmod.write_bytes(p(op[1]), op[2], append=kind == "append")  # type: ignore[attr-defined]
+    raise AssertionError(kind)
+
+
+class _RealOs:
+    """``os`` plus the two VirtualFS-style helpers, over a real directory."""
+
+    mkdir, makedirs, remove, rmdir, listdir = os.mkdir, os.makedirs, os.remove, os.rmdir, os.listdir
+    readlink, stat, lstat, rename, symlink = os.readlink, os.stat, os.lstat, os.rename, os.symlink
+
+    @staticmethod
+    def read_bytes(path: str) -> bytes:
+        with open(path, "rb") as f:
+            return f.read()
+
+    @staticmethod
+    def write_bytes(path: str, data: bytes, append: bool = False) -> None:
+        with open(path, "ab" if append else "wb") as f:
+            f.write(data)
+
+
+def _outcome(fn: Callable[[], object]) -> tuple:
+    try:
+        return ("ok", fn())
+    except OSError as exc:
+        return ("err", type(exc).__name__, exc.errno)
+
+
+@settings(max_examples=int(os.environ.get("VFS_EXAMPLES", "300")), deadline=None,
+          derandomize=not os.environ.get("VFS_EXAMPLES"),
+          suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(_FS_OPS, max_size=25))
+def test_virtual_fs_matches_real_os(ops: list[tuple]) -> None:
+    """Random operation sequences give the same results and errors as Linux."""
+    import tempfile
+
+    fs = VirtualFS()
+    fs.mkdir("/r")
+    with tempfile.TemporaryDirectory() as tmp:
+        root = os.path.join(tmp, "r")  # one level down, so "../a" links resolve alike
+        os.mkdir(root)
+        for op in ops:
+            real = _outcome(lambda: _fs_apply(op, lambda q: os.path.join(root, q), _RealOs))
+            virt = _outcome(lambda: _fs_apply(op, lambda q: "/r/" + q, fs))
+            assert virt == real, (op, ops)

@@ -338,8 +338,8 @@ def test_hierarchy_xml_round_trip(case) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_round_trip_with_root_and_through_real_dump() -> None:
-    els = [UIElement.from_px(0, (0, 100, 540, 200), (1080, 2400), text="Wi‑Fi & 蓝牙 😀", class_name="android.widget.Switch",
-                             checkable=True, checked=True, clickable=True)]
+    els = [UIElement.from_px(0, (0, 100, 540, 200), (1080, 2400), text="Wi‑Fi & 蓝牙 😀",
+                             class_name="android.widget.Switch", checkable=True, checked=True, clickable=True)]
     xml = to_hierarchy_xml(els, 0, (1080, 2400), wrap_root=True)
     assert xml.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node ")
     assert "&#128512;" in xml and "&amp;" in xml and 'visible-to-user="true"' in xml
@@ -425,7 +425,8 @@ def test_settings_interpretations() -> None:
 
 
 def test_settings_text_quirks() -> None:
-    text = "WARNING: linker: libdvm.so has text relocations.\r\nwifi_on=1\r\nnote=line one\r\nline two\r\nzen_mode=0\r\n"
+    text = ("WARNING: linker: libdvm.so has text relocations.\r\n"
+            "wifi_on=1\r\nnote=line one\r\nline two\r\nzen_mode=0\r\n")
     assert parse_settings_list(text) == {"wifi_on": "1", "note": "line one\nline two", "zen_mode": "0"}
     assert parse_settings_get("null\n") is None
     assert parse_settings_get("WARNING: linker: x\n1\r\n") == "1"
@@ -640,8 +641,8 @@ def test_dumpsys_input_vivo() -> None:
     assert (ts.name, ts.path, ts.enabled) == ("vivo_ts", "/dev/input/event6", True)
     assert ts.classes == ["KEYBOARD", "TOUCH", "TOUCH_MT", "BATTERY"]
     assert [d.name for d in i.touchscreens] == ["vivo_ts", "vivo_ts_pen", "vivo_ts_fp"]
-    old = "  Viewport: displayId=0, orientation=3, logicalFrame=[0, 0, 1920, 1080], physicalFrame=[0, 0, 1920, 1080], " \
-          "deviceSize=[1080, 1920]\n"
+    old = ("  Viewport: displayId=0, orientation=3, logicalFrame=[0, 0, 1920, 1080], "
+           "physicalFrame=[0, 0, 1920, 1080], deviceSize=[1080, 1920]\n")
     v = parse_dumpsys_input(old).viewports[0]
     assert (v.kind, v.orientation, v.device_size) == (None, 3, (1080, 1920))
 
@@ -803,3 +804,12 @@ def test_inspect_reads_utf16_capture(tmp_path: Path) -> None:
     res = _inspect(str(p), "--json")
     assert res.exit_code == 0, res.output
     assert json.loads(res.output)["result"] == {"wifi_on": "1", "device_name": "Ada’s 手机"}
+
+
+def test_inspect_shows_markup_like_text_verbatim(tmp_path: Path) -> None:
+    p = tmp_path / "[dump].xml"
+    p.write_text('<hierarchy rotation="0"><node text="[/b] [bold]x[/bold]" class="android.widget.TextView" '
+                 'bounds="[0,0][100,100]" /></hierarchy>', "utf-8")
+    res = _inspect(str(p))
+    assert res.exit_code == 0, res.output
+    assert "[/b] [bold]x[/bold]" in res.output and "[dump].xml" in res.output

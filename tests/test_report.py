@@ -227,6 +227,19 @@ def test_rank_consistency_with_three_policies(tmp_path: Path) -> None:
     assert rc["pearson_r"] == pytest.approx(0.5, abs=1e-6)
 
 
+def test_rank_consistency_splits_checkpoints(tmp_path: Path) -> None:
+    tasks = [f"t{i}" for i in range(10)]
+    recs = []
+    for ck, ns, nd in (("aaa", 1, 2), ("bbb", 5, 4), ("ccc", 3, 6)):
+        for i, t in enumerate(tasks):
+            recs.append(rec("trained", t, "sim", 0, i < ns, checkpoint_hash=ck, target=f"sim-{ck}"))
+            recs.append(rec("trained", t, "device", 0, i < nd, checkpoint_hash=ck, target=f"phone-{ck}"))
+    s = build_summary(write_run(tmp_path / "run", recs, {"run_id": "ck"}), bootstrap=B)
+    rc = s["rank_consistency"]
+    assert [p["policy"] for p in rc["policies"]] == ["trained@aaa", "trained@bbb", "trained@ccc"]
+    assert rc["mmrv"] == pytest.approx(0.4 / 3, abs=1e-6)
+
+
 def test_ppi_uses_sim_only_tasks(tmp_path: Path) -> None:
     tasks = [f"t{i:03d}" for i in range(120)]
     recs = []

@@ -21,7 +21,7 @@ from __future__ import annotations
 import html
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -69,7 +69,8 @@ class Hierarchy(BaseModel):
 
     @property
     def blank(self) -> bool:
-        return self.node_count <= 1 and not any(e.label for e in self.elements)
+        """Nothing visible, or a lone unlabeled root: a transitional dump worth retrying."""
+        return not self.elements or (self.node_count <= 1 and not any(e.label for e in self.elements))
 
 
 # --------------------------------------------------------------------------- sanitising
@@ -401,11 +402,3 @@ def to_hierarchy_xml(elements: Sequence[UIElement] | Iterable[UIElement], rotati
     parts.append("</hierarchy>")
     return "".join(parts)
 
-
-def iter_labels(h: Hierarchy) -> Iterator[str]:
-    """Every non-empty text and content-desc, in document order (handy for assertions)."""
-    for e in h.elements:
-        if e.text:
-            yield e.text
-        if e.content_desc:
-            yield e.content_desc

@@ -20,7 +20,7 @@ from ._common import ParseError, normalize_text
 __all__ = ["parse_settings_list", "parse_settings_get", "settings_to_worldstate", "SETTING_SOURCES"]
 
 _KEY_LINE = re.compile(r"^([A-Za-z0-9_][A-Za-z0-9_.:@/\-]*)=(.*)$")
-_WARNING = re.compile(r"^(WARNING|linker|Error|Exception|\s*at )", re.I)
+_WARNING = re.compile(r"^(WARNING|linker|\s+at [\w.$]+\()", re.I)
 
 
 def parse_settings_list(text: str | bytes) -> dict[str, str]:

@@ -34,6 +34,7 @@ import errno
 import fnmatch
 import itertools
 import os
+import posixpath
 import stat as _stat
 import threading
 import time
@@ -341,7 +342,9 @@ class VirtualFS:
             if hops > _MAX_SYMLINK_HOPS:
                 raise _err(errno.ELOOP, path)
             head = path.rstrip("/").rpartition("/")[0] or "/"
-            path = join(self._resolve(head)[1], link.target)
+            # not join(): ".." in a link target is physical, so keep it for _resolve
+            path = link.target if link.target.startswith("/") else (
+                self._resolve(head)[1].rstrip("/") + "/" + link.target)
         if parents:
             head = path.rstrip("/").rpartition("/")[0]
             if head:
@@ -594,22 +597,23 @@ class VirtualFS:
             self._touch_dir(parent)
 
     def makedirs(self, path: str, mode: int = 0o771, exist_ok: bool = False) -> None:
-        """Like ``os.makedirs``: create ``path`` and every missing parent."""
+        """Like ``os.makedirs`` (same algorithm, so the same errors in odd cases)."""
         with self._lock:
-            if self.lexists(path) and not self.isdir(path):
-                raise _err(errno.EEXIST, path)
-            if self.isdir(path):
-                if not exist_ok:
-                    raise _err(errno.EEXIST, path)
-                return
-            cur = ""
-            for comp in _components(normpath(path)):
-                cur = f"{cur}/{comp}"
-                if self.isdir(cur):
-                    continue
-                if self.lexists(cur):
-                    raise _err(errno.ENOTDIR if cur != normpath(path) else errno.EEXIST, cur)
-                self.mkdir(cur, mode)
+            head, tail = posixpath.split(path)
+            if not tail:
+                head, tail = posixpath.split(head)
+            if head and tail and not self.exists(head):
+                try:
+                    self.makedirs(head, mode, exist_ok=exist_ok)
+                except FileExistsError:
+                    pass  # a concurrent creator in os; here: head exists as non-dir
+                if tail == ".":
+                    return
+            try:
+                self.mkdir(path, mode)
+            except OSError:
+                if not exist_ok or not self.isdir(path):
+                    raise
 
     def remove(self, path: str) -> None:
         """Like ``os.remove``/``os.unlink``: files and symlinks only (IsADirectoryError)."""
@@ -630,12 +634,7 @@ class VirtualFS:
     def rmdir(self, path: str) -> None:
         """Like ``os.rmdir``: OSError(ENOTEMPTY) unless empty, NotADirectoryError for files."""
         with self._lock:
-            try:
-                parent, name = self._parent(path)
-            except OSError as exc:
-                if exc.errno == errno.EBUSY:
-                    raise
-                raise _err(errno.EINVAL, path) from None
+            parent, name = self._parent(path)
             node = parent.children.get(name)
             if node is None:
                 raise _err(errno.ENOENT, path)
@@ -661,11 +660,12 @@ class VirtualFS:
         OSError(ENOTEMPTY) for a non-empty target dir, OSError(EINVAL) when moving a
         directory into itself.  Symlinks are moved, not followed."""
         with self._lock:
+            # like the kernel: both parent directories are looked up before the entries
             sparent, sname = self._parent(src)
+            dparent, dname = self._parent(dst)
             node = sparent.children.get(sname)
             if node is None:
                 raise _err(errno.ENOENT, src)
-            dparent, dname = self._parent(dst)
             if isinstance(node, _Dir):
                 # refuse to move a directory below itself (it would vanish from the tree)
                 real_s = self._resolve(src, follow_last=False)[1]

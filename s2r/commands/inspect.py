@@ -57,7 +57,14 @@ def _flags(e: Any) -> str:
 
 
 def _render(kind: str, result: Any, console: Any) -> None:
-    from rich.table import Table
+    """Print a parsed result as tables. Every value from the capture goes through ``Text`` so
+    that app text such as ``[/b]`` is shown, not taken for rich markup."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    class Table(RichTable):
+        def add_row(self, *cells: Any, **kw: Any) -> None:
+            super().add_row(*(Text(c) if isinstance(c, str) else c for c in cells), **kw)
 
     def kv(title: str, pairs: list[tuple[str, Any]]) -> None:
         t = Table(title=title, show_header=False)
@@ -81,7 +88,7 @@ def _render(kind: str, result: Any, console: Any) -> None:
                       f"[{b.left},{b.top}][{b.right},{b.bottom}]", _flags(e))
         console.print(t)
         for w in h.warnings:
-            console.print(f"[yellow]warning:[/] {w}")
+            console.print(Text("warning: ", style="yellow") + Text(w))
         if h.blank:
             console.print("[yellow]blank dump: a caller should retry[/]")
     elif kind == "content":
@@ -205,5 +212,7 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         console = Console()
-        console.print(f"[bold]{file}[/] — {detected}{' (guessed)' if kind is None else ''}")
+        from rich.text import Text
+
+        console.print(Text(str(file), style="bold") + Text(f" — {detected}{' (guessed)' if kind is None else ''}"))
         _render(detected, result, console)

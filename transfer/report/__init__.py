@@ -1,20 +1,15 @@
 """The transfer report: summary.json, report.md and a self-contained report.html.
 
-``build_summary`` computes every number once; the renderers only format it.
+``build_summary`` computes every number once; the renderers only format it, so the
+terminal, Markdown and HTML never disagree. ``headline`` is the few-line verdict other
+commands print after a run.
 """
 
 from __future__ import annotations
 
 from .fmt import headline
 from .summary import ReportError, build_summary, compute_summary, load_run, summary_json
+from .writer import ReportPaths, write_report
 
-__all__ = ["ReportError", "build_summary", "compute_summary", "headline", "load_run", "summary_json",
-           "write_report", "ReportPaths"]
-
-
-def __getattr__(name: str):  # lazy: writing HTML pulls in matplotlib, which most callers do not need
-    if name in ("write_report", "ReportPaths"):
-        from . import writer
-
-        return getattr(writer, name)
-    raise AttributeError(name)
+__all__ = ["ReportError", "ReportPaths", "build_summary", "compute_summary", "headline", "load_run", "summary_json",
+           "write_report"]

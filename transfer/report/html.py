@@ -242,7 +242,8 @@ def _attribution(s: dict[str, Any]) -> str:
         h = s.get("headline") or {}
         w = h.get("with_bridge_faults")
         if w:
-            out.append("<h3>Headline with and without bridge-fault tasks</h3><table class='stack'><tr><th class='l'></th>"
+            out.append("<h3>Headline with and without bridge-fault tasks</h3>"
+                       "<table class='stack'><tr><th class='l'></th>"
                        "<th>tasks</th><th>Δ sim</th><th>Δ device</th><th>retention</th><th>Δ device − Δ sim</th></tr>")
             for label, x in (("without (headline)", h), ("with", w)):
                 ret = x["retention"]
@@ -269,7 +270,8 @@ def _ppi(s: dict[str, Any]) -> str:
     rows = s.get("ppi") or []
     if not rows:
         return "<p class='muted'>Needs at least 2 paired tasks for a policy.</p>"
-    out = ["<table class='stack'><tr><th class='l'>policy</th><th>sim tasks</th><th>paired tasks</th><th>device SR (paired only)"
+    out = ["<table class='stack'><tr><th class='l'>policy</th><th>sim tasks</th><th>paired tasks</th>"
+           "<th>device SR (paired only)"
            "</th><th>PPI, λ=1</th><th>PPI++, λ̂</th><th>λ̂</th><th class='l'>note</th></tr>"]
     for r in rows:
         out.append(f"<tr><td class='l'>{e(r['policy'])}</td><td>{r['n_sim_tasks']}</td><td>{r['n_paired_tasks']}</td>"
@@ -401,7 +403,8 @@ def _side(run_dir: Path, backend: str, ep: dict[str, Any] | None) -> tuple[str, 
 def _viewer(s: dict[str, Any], run_dir: Path | None) -> str:
     items = s.get("viewer") or []
     if not items:
-        return "<p class='muted'>Sim and device agree on every task (per-task majority), so there is nothing to compare.</p>"
+        return ("<p class='muted'>Sim and device agree on every task (per-task majority), so there is nothing to "
+                "compare.</p>")
     if run_dir is None:
         return "<p class='muted'>Run directory not available: traces cannot be shown.</p>"
     out = []

@@ -165,9 +165,6 @@ class Cell:
         return self.successes / self.counted if self.counted else None
 
 
-Cells = dict[tuple[str, str], dict[str, Cell]]
-
-
 def build_cells(records: Iterable[EpisodeRecord], key: tuple[str, ...] = ("policy", "backend")) -> dict:
     cells: dict[tuple, dict[str, Cell]] = {}
     for r in records:
@@ -284,7 +281,8 @@ def _transfer(cells: dict, base: str, trained: str, tasks: list[str], n_boot: in
     s = np.array([[cells[k][t].successes for k in keys] for t in tasks], dtype=float)
     n = np.array([[cells[k][t].counted for k in keys] for t in tasks], dtype=float)
     res = stats.paired_transfer(s, n, n_boot=n_boot, seed=_seed(seed, label), min_gain=min_gain).to_dict()
-    res["counts"] = {c: {"k": int(s[:, i].sum()), "n": int(n[:, i].sum())} for i, c in enumerate(stats.TRANSFER_COLUMNS)}
+    res["counts"] = {c: {"k": int(s[:, i].sum()), "n": int(n[:, i].sum())}
+                     for i, c in enumerate(stats.TRANSFER_COLUMNS)}
     return res
 
 
@@ -301,7 +299,8 @@ def _buckets(cells: dict, base: str, trained: str, tasks: list[str]) -> dict[str
             kk = sum(cells[k][t].successes for t in members)
             nn = sum(cells[k][t].counted for t in members)
             row[col] = {"value": kk / nn if nn else None, "k": kk, "n": nn}
-        for side, (a, b) in (("gain_sim", ("sim_base", "sim_trained")), ("gain_device", ("device_base", "device_trained"))):
+        for side, (a, b) in (("gain_sim", ("sim_base", "sim_trained")),
+                             ("gain_device", ("device_base", "device_trained"))):
             va, vb = row[a]["value"], row[b]["value"]
             row[side] = None if va is None or vb is None else vb - va
         rows.append(row)
@@ -331,20 +330,36 @@ def _agreement(cells: dict, policy: str, n_boot: int, seed: int, exclude: set[st
     return ag
 
 
-def _rank_consistency(cells: dict, policies: list[str], oracle: str | None, exclude: set[str]) -> dict[str, Any]:
-    pts = []
+def _rank_units(run: LoadedRun, policies: list[str], oracle: str | None) -> list[tuple[str, dict, dict]]:
+    """The candidates sim should rank: each policy, or each checkpoint of a policy run with several.
+
+    A policy whose records carry more than one ``checkpoint_hash`` is split into
+    ``name@hash`` units, so one run over a training curve gives a rank comparison.
+    """
+    ck = build_cells(run.records, ("policy", "checkpoint_hash", "backend"))
+    units = []
     for p in policies:
         if p == oracle:
             continue
-        sim, dev = cells.get((p, "sim"), {}), cells.get((p, "device"), {})
+        hashes = sorted({k[1] for k in ck if k[0] == p}, key=lambda h: (h is not None, h or ""))
+        for h in hashes:
+            name = p if len(hashes) == 1 else f"{p}@{(h or 'none')[:12]}"
+            units.append((name, ck.get((p, h, "sim"), {}), ck.get((p, h, "device"), {})))
+    return units
+
+
+def _rank_consistency(units: list[tuple[str, dict, dict]], exclude: set[str]) -> dict[str, Any]:
+    pts = []
+    for p, sim, dev in units:
         tasks = [t for t in sorted(set(sim) & set(dev)) if sim[t].counted and dev[t].counted and t not in exclude]
         if not tasks:
             continue
         s = sum(sim[t].successes for t in tasks) / sum(sim[t].counted for t in tasks)
         d = sum(dev[t].successes for t in tasks) / sum(dev[t].counted for t in tasks)
         pts.append({"policy": p, "sim_sr": s, "device_sr": d, "tasks": len(tasks)})
-    out: dict[str, Any] = {"policies": pts, "unit": "policy name; the oracle is left out (it is a reference, "
-                                                    "not a candidate)"}
+    out: dict[str, Any] = {"policies": pts, "unit": "policy, or policy@checkpoint when a policy ran several "
+                                                    "checkpoints; the oracle is left out (a reference, not a "
+                                                    "candidate)"}
     if len(pts) < 3:
         out.update(available=False, pearson_r=None, mmrv=None,
                    reason=f"needs ≥ 3 policies or checkpoints with both sim and device episodes; this run has "
@@ -621,7 +636,7 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
         "headline": headline,
         "buckets": buckets,
         "agreement": agreements,
-        "rank_consistency": _rank_consistency(cells, policies, oracle, bridge),
+        "rank_consistency": _rank_consistency(_rank_units(run, policies, oracle), bridge),
         "attribution": attribution,
         "ppi": _ppi(cells, [p for p in policies if p != oracle], bridge),
         "latency": _latency(run),

@@ -142,8 +142,9 @@ def contact_records(rng: random.Random, env: dict[str, Any], args: dict[str, Any
         rec: dict[str, Any] = {"name": p["full"], "phones": [{"number": p["phone"]["e164"]}]}
         if rng.random() < 0.5:
             rec["emails"] = [email_for(rng, env, {"name": p})]
-        if rng.random() < 0.5:
-            rec["company"] = rng.choice(POOLS["companies"])
+        avoid_co = {str(c).casefold() for c in _avoid_list(args.get("avoid_company"))}
+        if args.get("company", "maybe") is True or (args.get("company", "maybe") == "maybe" and rng.random() < 0.5):
+            rec["company"] = rng.choice([c for c in POOLS["companies"] if c.casefold() not in avoid_co])
         if args.get("starred") is not None:
             rec["starred"] = bool(args["starred"])
         out.append(rec)
@@ -175,11 +176,13 @@ def message_thread(rng: random.Random, env: dict[str, Any], args: dict[str, Any]
     for i, body in enumerate(bodies):
         recs.append({"address": args["address"], "body": body, "box": "inbox", "read": i < n - unread,
                      "time": (start + timedelta(minutes=step * i)).isoformat()})
+    reply = ""
     if args.get("reply"):
-        recs.insert(1, {"address": args["address"], "body": rng.choice(POOLS["reply_bodies"]), "box": "sent",
+        reply = rng.choice(POOLS["reply_bodies"])
+        recs.insert(1, {"address": args["address"], "body": reply, "box": "sent",
                         "read": True, "time": (start + timedelta(minutes=step // 2)).isoformat()})
-    return {"records": recs, "last_body": bodies[-1], "first_body": bodies[0], "unread": unread, "n": n,
-            "last_time": recs[-1]["time"] if not args.get("reply") else recs[-1]["time"]}
+    return {"records": recs, "last_body": bodies[-1], "first_body": bodies[0], "reply_body": reply,
+            "unread": unread, "n": n, "last_time": recs[-1]["time"]}
 
 
 @param_hook("other_threads")

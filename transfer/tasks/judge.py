@@ -24,7 +24,7 @@ from actionmap.actions import Action, Answer
 from actionmap.worldstate import Change, WorldState, _record_key, diff
 
 from .match import compare, norm_text, record_get, semantic_for, values_equal
-from .model import FieldCheck, HookCheck, RecordCheck, TaskInstance
+from .model import RECORD_CHECK_KINDS, FieldCheck, HookCheck, RecordCheck, TaskInstance
 from .results import CheckResult
 
 DEFAULT_IGNORED: tuple[str, ...] = (
@@ -266,7 +266,14 @@ def side_effects(instance: TaskInstance, changes: list[Change], allowed: _Allowe
 
     globs += tuple(c for g in instance.goals if isinstance(g, HookCheck) for c in CHECK_HOOKS[g.hook].changes)
     rx = _glob_regex(globs)
-    return [c for c in changes if not (rx is not None and rx.match(c.path)) and not allowed.covers(c.path)]
+    return [c for c in changes if not _empty_list_marker(c) and not (rx is not None and rx.match(c.path))
+            and not allowed.covers(c.path)]
+
+
+def _empty_list_marker(c: Change) -> bool:
+    """``flatten`` writes an *empty* record list as ``kind: []``; when the list gains or loses its
+    last record that marker changes too, but the per-record paths already say what happened."""
+    return c.path in RECORD_CHECK_KINDS and c.before in ([], None) and c.after in ([], None)
 
 
 # --------------------------------------------------------------------------------------- judge

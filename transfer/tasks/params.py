@@ -370,7 +370,9 @@ def _fmt_num(x: float | int) -> str:
 _FUNCS: dict[str, Callable[..., Any]] = {
     "min": min, "max": max, "abs": abs, "round": round, "int": int, "float": float, "str": str, "len": len,
     "sorted": sorted, "sum": sum, "num": _fmt_num, "ascii": ascii_fold, "lower": lambda s: str(s).lower(),
-    "pct255": lambda p: round(p * 255 / 100), "time": time_value, "date": lambda s: date_value(date.fromisoformat(s)),
+    "pct255": lambda p: round(p * 255 / 100),
+    "ext": lambda name: ("." + str(name).rpartition(".")[2]) if "." in str(name) else "",
+    "stem": lambda name: str(name).rpartition(".")[0] if "." in str(name) else str(name), "time": time_value, "date": lambda s: date_value(date.fromisoformat(s)),
     "add_minutes": lambda t, m: time_value(((t["hour"] * 60 + t["minute"] + m) // 60) % 24,
                                            (t["hour"] * 60 + t["minute"] + m) % 60,
                                            "12h" if t.get("text") == t.get("text12") else "24h"),

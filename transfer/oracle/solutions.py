@@ -1,0 +1,48 @@
+"""Template id → oracle solution: a skill generator built from the instance's parameters.
+
+Solutions are registered per app module (``transfer/oracle/solutions_*.py``) with
+:func:`solution`. Each one solves any instance of its template from observations alone.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from typing import Any
+
+from .base import Ctx, Skill
+
+Solution = Callable[[Ctx, Any], Skill]
+_SOLUTIONS: dict[str, Solution] = {}
+_loaded = False
+
+
+def solution(*template_ids: str) -> Callable[[Solution], Solution]:
+    def deco(fn: Solution) -> Solution:
+        for t in template_ids:
+            _SOLUTIONS[t] = fn
+        return fn
+
+    return deco
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    from . import solved
+
+    for m in pkgutil.iter_modules(solved.__path__):
+        importlib.import_module(f"{solved.__name__}.{m.name}")
+
+
+def solution_for(template_id: str) -> Solution | None:
+    _load()
+    return _SOLUTIONS.get(template_id)
+
+
+def all_solutions() -> dict[str, Solution]:
+    _load()
+    return dict(_SOLUTIONS)

@@ -1,0 +1,1 @@
+"""Oracle solutions per app (modules register with @solution)."""

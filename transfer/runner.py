@@ -1,0 +1,252 @@
+"""Running episodes: one policy, one task instance, one backend → one ``EpisodeRecord``.
+
+Episodes are serializable work units (:class:`EpisodeSpec`) handed to an executor. The
+local executor runs them on a thread pool over backends it leases (sim phones from the page
+pool, devices from the farm); a distributed executor (e.g. Ray) can take the same units.
+An infrastructure error (a crashed page, a lost phone) is retried up to ``max_attempts`` on
+a fresh backend and counted apart; it is never charged to the policy.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+from pydantic import BaseModel
+
+from actionmap.actions import Action
+from actionmap.env import Env
+from actionmap.parse import ActionParseError
+
+from .policies.base import BasePolicy, StepRecord
+from .records import EpisodeRecord, episode_key
+from .rundir import RunDir
+
+
+class InfraError(RuntimeError):
+    """The backend failed (page crash, device lost): retry elsewhere, do not blame the policy."""
+
+
+class EpisodeSpec(BaseModel):
+    """A unit of work: everything needed to run one episode anywhere."""
+
+    policy: str
+    policy_spec: str
+    task_id: str
+    seed: int
+    repeat: int = 0
+    backend: str = "sim"
+    target: str = "default/sim"
+    split: str = ""
+
+    @property
+    def episode_id(self) -> str:
+        return episode_key(self.policy, self.task_id, self.seed, self.backend, self.target, self.repeat)
+
+
+class Backend(Protocol):
+    """A leased environment plus what the record says about it."""
+
+    env: Env
+    info: dict[str, Any]
+
+
+@dataclass
+class Lease:
+    env: Any
+    info: dict[str, Any] = field(default_factory=dict)
+    release: Callable[[bool], None] = lambda broken: None
+
+
+def run_episode(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, *, backend_info: dict[str, Any],
+                trace_dir: Path | None = None, trace_width: int = 270) -> EpisodeRecord:
+    """Run one episode and judge it. Raises :class:`InfraError` on backend failure."""
+    from .tasks.judge import judge
+
+    t0 = time.time()
+    timings: dict[str, float] = {"policy_s": 0.0, "env_s": 0.0}
+    try:
+        obs = env.reset(instance)
+        before = env.read_state()
+    except Exception as e:  # noqa: BLE001
+        raise InfraError(f"reset failed: {type(e).__name__}: {e}") from e
+    flavor = backend_info.get("flavor") or "sim"
+    policy.reset(instance.prompt(), {"instance": instance, "task_id": instance.template_id, "seed": instance.seed,
+                                      "repeat": spec.repeat, "backend": spec.backend, "flavor": flavor})
+    history: list[StepRecord] = []
+    steps = invalid = 0
+    final: Action | None = None
+    terminated = "max_steps"
+    trace: list[dict[str, Any]] = []
+    writer = _TraceWriter(trace_dir, trace_width) if trace_dir else None
+    if writer:
+        writer.shot(0, obs)
+    while steps < instance.max_steps:
+        tp = time.perf_counter()
+        try:
+            out = policy.act(obs, history)
+        except Exception as e:  # noqa: BLE001 - a policy crash is the policy's fault, recorded as invalid
+            out = ActionParseError("bad_value", f"policy raised {type(e).__name__}: {e}"[:500], "")
+        timings["policy_s"] += time.perf_counter() - tp
+        steps += 1
+        if isinstance(out, ActionParseError):
+            invalid += 1
+            rec = StepRecord(step=steps, raw=out.raw[:2000], invalid=f"{out.kind}: {out.reason}")
+            history.append(rec)
+            trace.append(rec.model_dump())
+            continue
+        te = time.perf_counter()
+        obs, info = env.step(out)
+        timings["env_s"] += time.perf_counter() - te
+        if info.error_kind == "infra":
+            raise InfraError(info.error or "backend error")
+        rec = StepRecord(step=steps, action=out.to_json(), invalid=info.invalid_action)
+        if info.invalid_action:
+            invalid += 1
+        history.append(rec)
+        trace.append({**rec.model_dump(), "timings_ms": info.timings_ms, "clamped": info.clamped,
+                      "error": info.error, "foreground": obs.foreground.model_dump()})
+        if writer:
+            writer.shot(steps, obs)
+        if info.done:
+            final = out
+            terminated = out.type
+            break
+    try:
+        after = env.read_state()
+    except Exception as e:  # noqa: BLE001
+        raise InfraError(f"reading state failed: {e}") from e
+    verdict = judge(instance, before, after, final, truncated=terminated == "max_steps")
+    if writer:
+        writer.finish(trace, verdict.model_dump(mode="json"))
+    t1 = time.time()
+    timings["total_s"] = t1 - t0
+    timings["mean_step_ms"] = (timings["env_s"] / max(1, steps - invalid)) * 1e3
+    return EpisodeRecord(
+        episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+        checkpoint_hash=getattr(policy, "checkpoint_hash", None), task_id=instance.template_id, seed=instance.seed,
+        repeat=spec.repeat, split=spec.split, instruction=instance.instruction, difficulty=instance.difficulty,
+        backend=spec.backend, target=spec.target, device_serial=backend_info.get("serial"),
+        device_model=backend_info.get("model"), profile=backend_info.get("profile"), flavor=flavor,
+        terminated_by=terminated, steps=steps, invalid_actions=invalid, timings=timings,
+        trace_path=str(trace_dir.relative_to(trace_dir.parent.parent)) if trace_dir else None,
+        started_at=t0, finished_at=t1, **verdict.record_fields(),
+    )
+
+
+class _TraceWriter:
+    """Per-step downscaled screenshots plus a steps.jsonl (for the report's step viewer)."""
+
+    def __init__(self, path: Path, width: int):
+        self.path = path
+        self.width = width
+        path.mkdir(parents=True, exist_ok=True)
+
+    def shot(self, step: int, obs: Any) -> None:
+        if not obs.screenshot:
+            return
+        try:
+            import cv2
+            import numpy as np
+
+            img = cv2.imdecode(np.frombuffer(obs.screenshot, np.uint8), cv2.IMREAD_COLOR)
+            h = round(img.shape[0] * self.width / img.shape[1])
+            small = cv2.resize(img, (self.width, h), interpolation=cv2.INTER_AREA)
+            cv2.imwrite(str(self.path / f"{step:03d}.jpg"), small, [cv2.IMWRITE_JPEG_QUALITY, 70])
+        except Exception:  # noqa: BLE001 - a trace is a convenience; never fail an episode over it
+            pass
+
+    def finish(self, steps: list[dict[str, Any]], verdict: dict[str, Any]) -> None:
+        with (self.path / "steps.jsonl").open("w", encoding="utf-8") as f:
+            for s in steps:
+                f.write(json.dumps(s, ensure_ascii=False, default=str) + "\n")
+        (self.path / "verdict.json").write_text(json.dumps(verdict, ensure_ascii=False, indent=1, default=str))
+
+
+class Executor(Protocol):
+    def run(self, specs: list[EpisodeSpec], rundir: RunDir) -> list[EpisodeRecord]: ...
+
+
+class LocalExecutor:
+    """Runs specs on a thread pool; ``lease(spec)`` provides a backend for each attempt."""
+
+    def __init__(self, lease: Callable[[EpisodeSpec], Lease], instance_of: Callable[[EpisodeSpec], Any],
+                 policy_of: Callable[[EpisodeSpec], BasePolicy], workers: int = 2, max_attempts: int = 3,
+                 traces: bool = True, progress: bool = True):
+        self.lease, self.instance_of, self.policy_of = lease, instance_of, policy_of
+        self.workers, self.max_attempts, self.traces, self.progress = workers, max_attempts, traces, progress
+        self._stop = threading.Event()
+
+    def _one(self, spec: EpisodeSpec, rundir: RunDir) -> EpisodeRecord:
+        inst = self.instance_of(spec)
+        last_err = ""
+        moved_from: str | None = None
+        for attempt in range(1, self.max_attempts + 1):
+            if self._stop.is_set():
+                raise KeyboardInterrupt
+            lease = self.lease(spec)
+            broken = False
+            try:
+                policy = self.policy_of(spec)
+                trace = rundir.traces / spec.episode_id if self.traces else None
+                rec = run_episode(lease.env, policy, inst, spec, backend_info=lease.info, trace_dir=trace)
+                rec.attempts = attempt
+                rec.retried_from = moved_from
+                return rec
+            except InfraError as e:
+                broken = True
+                last_err = str(e)
+                moved_from = lease.info.get("serial") or lease.info.get("target")
+            finally:
+                lease.release(broken)
+        return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+                             task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
+                             backend=spec.backend, target=spec.target, terminated_by="error", error=last_err[:500],
+                             error_kind="infra", attempts=self.max_attempts, retried_from=moved_from,
+                             instruction=getattr(inst, "instruction", ""))
+
+    def run(self, specs: list[EpisodeSpec], rundir: RunDir) -> list[EpisodeRecord]:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        done = rundir.done_ids()
+        todo = [s for s in specs if s.episode_id not in done]
+        out: list[EpisodeRecord] = []
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      disable=not self.progress, transient=False) as prog:
+            task = prog.add_task("episodes", total=len(specs), completed=len(specs) - len(todo))
+            pool = ThreadPoolExecutor(max_workers=max(1, self.workers))
+            futs = {pool.submit(self._one, s, rundir): s for s in todo}
+            try:
+                for f in as_completed(futs):
+                    rec = f.result()
+                    rundir.append(rec)
+                    out.append(rec)
+                    prog.advance(task)
+            except KeyboardInterrupt:
+                self._stop.set()
+                for f in futs:
+                    f.cancel()
+                raise
+            finally:
+                pool.shutdown(wait=True, cancel_futures=True)
+        return out
+
+
+def expand(policies: dict[str, str], task_ids: Iterable[str], seeds: Iterable[int], repeats: int,
+           targets: list[tuple[str, str]], split: str) -> list[EpisodeSpec]:
+    """The full cross product of (policy × task × seed × backend target × repeat)."""
+    out = []
+    for pname, pspec in policies.items():
+        for tid in task_ids:
+            for seed in seeds:
+                for backend, target in targets:
+                    for r in range(repeats):
+                        out.append(EpisodeSpec(policy=pname, policy_spec=pspec, task_id=tid, seed=seed, repeat=r,
+                                               backend=backend, target=target, split=split))
+    return out

@@ -1,0 +1,95 @@
+"""A run session: resolves policies, tasks and backends from CLI-level options, then runs."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .policies.registry import make_policy
+from .records import EpisodeRecord
+from .runner import EpisodeSpec, Lease, LocalExecutor, expand
+from .rundir import RunDir
+
+
+def parse_policies(items: list[str]) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for it in items:
+        name, eq, spec = it.partition("=")
+        if not eq:
+            spec, name = it, it.split(":")[0]
+        out[name] = spec
+    return out
+
+
+@dataclass
+class Session:
+    rundir: RunDir
+    specs: list[EpisodeSpec]
+    instances: dict[tuple[str, int], Any]
+    policies: dict[str, str]
+    workers: int
+    sim: Any = None
+    devices: Any = None
+    _policy_cache: dict[tuple[str, int], Any] = field(default_factory=dict)
+
+    @classmethod
+    def create(cls, *, out: Path, policies: list[str], split: str, tasks: str | None, seeds: int, repeats: int,
+               sim: bool, flavor: str, profile: str, device: str | None, workers: int, resume: bool,
+               limit: int = 0, extra_config: dict[str, Any] | None = None) -> "Session":
+        from .tasks.loader import get_template, load_templates
+
+        pols = parse_policies(policies)
+        for spec in pols.values():
+            make_policy(spec)  # fail fast on a bad spec
+        ids = tasks.split(",") if tasks else [t.id for t in load_templates(split)]
+        if limit:
+            ids = ids[:limit]
+        insts = {(tid, s): get_template(tid).instantiate(s) for tid in ids for s in range(seeds)}
+        targets: list[tuple[str, str]] = []
+        sim_b = dev_b = None
+        if sim:
+            from .backends import SimBackends, sim_target
+
+            sim_b = SimBackends(pages=max(1, min(workers, 4)))
+            targets.append(("sim", sim_target(profile, flavor)))
+        if device:
+            from .device_backends import DeviceBackends  # type: ignore[import-not-found]
+
+            dev_b = DeviceBackends.from_spec(device)
+            targets.append(("device", "farm"))
+        config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
+                  "backends": [t for t in targets], "flavor": flavor, "profile": profile, "device": device,
+                  **(extra_config or {})}
+        rd = RunDir(out)
+        rd.init(config, resume)
+        specs = expand(pols, ids, range(seeds), repeats, targets, split)
+        return cls(rundir=rd, specs=specs, instances=insts, policies=pols, workers=workers, sim=sim_b, devices=dev_b)
+
+    def _lease(self, spec: EpisodeSpec) -> Lease:
+        if spec.backend == "sim":
+            return self.sim.lease(spec)
+        return self.devices.lease(spec)
+
+    def _policy(self, spec: EpisodeSpec) -> Any:
+        # one policy object per worker thread and policy (policies keep per-episode state)
+        key = (spec.policy, threading.get_ident())
+        p = self._policy_cache.get(key)
+        if p is None:
+            p = self._policy_cache[key] = make_policy(spec.policy_spec)
+            p.name = spec.policy
+        return p
+
+    def run(self) -> list[EpisodeRecord]:
+        ex = LocalExecutor(self._lease, lambda s: self.instances[(s.task_id, s.seed)], self._policy,
+                           workers=self.workers)
+        return ex.run(self.specs, self.rundir)
+
+    def close(self) -> None:
+        for b in (self.sim, self.devices):
+            if b is not None:
+                try:
+                    b.close()
+                except Exception:  # noqa: BLE001
+                    pass
