@@ -121,6 +121,65 @@ class SimEnv:
     def close(self) -> None:
         self.closed = True
 
+    # --- pixel-level input (the virtual phone's `input`/uiautomator paths) ------------------
+    def inject(self, event: dict[str, Any], observe: bool = False) -> Observation | None:
+        """Deliver one raw input event in *device pixels*, as a phone's input layer would.
+
+        Events: ``{"kind": "tap", "x", "y"}``, ``{"kind": "long_press", "x", "y", "ms"}``,
+        ``{"kind": "swipe", "x0", "y0", "x1", "y1", "ms"}``, ``{"kind": "key", "key": back|home|recents|enter|delete}``,
+        ``{"kind": "text", "text"}`` (into the focused field), ``{"kind": "open_app", "app"}``, ``{"kind": "tick", "seconds"}``.
+        Returns the new observation when ``observe`` is set. Raises ``ValueError`` on a malformed event.
+        """
+        return self.rt.run(self._ainject(event, observe))
+
+    async def _ainject(self, ev: dict[str, Any], observe: bool) -> Observation | None:
+        d = self.profile.dpr
+        kind = ev.get("kind")
+        async with self.pool.page(self.profile) as slot:
+            if slot.loaded != (self.key, self._version):
+                await slot.page.evaluate("(s) => window.S2R.load(s)", self._state)
+            if kind == "tap":
+                await driver.tap(slot, float(ev["x"]) / d, float(ev["y"]) / d)
+            elif kind == "long_press":
+                await driver.long_press(slot, float(ev["x"]) / d, float(ev["y"]) / d, int(ev.get("ms", 800)))
+            elif kind == "swipe":
+                await driver.swipe(slot, float(ev["x0"]) / d, float(ev["y0"]) / d, float(ev["x1"]) / d,
+                                   float(ev["y1"]) / d, int(ev.get("ms", 300)), hold_ms=int(ev.get("hold_ms", 0)))
+            elif kind == "key":
+                k = ev["key"]
+                if k in ("enter", "delete") and await slot.page.evaluate("() => window.S2R.hasFocus()"):
+                    await driver.key_event(slot, "Enter" if k == "enter" else "Backspace")
+                elif k in ("back", "home", "recents", "enter", "delete"):
+                    await slot.page.evaluate("(k) => window.S2R.key(k)", k)
+                else:
+                    raise ValueError(f"unknown key {k!r}")
+            elif kind == "text":
+                if await slot.page.evaluate("() => window.S2R.hasFocus()"):
+                    await driver.insert_text(slot, str(ev["text"]))
+            elif kind == "clear_text":
+                if await slot.page.evaluate("() => window.S2R.hasFocus()"):
+                    await driver.select_all_in_focused(slot)
+                    await driver.key_event(slot, "Backspace")
+            elif kind == "open_app":
+                await slot.page.evaluate("(a) => window.S2R.openApp(a)", ev["app"])
+            elif kind == "tick":
+                await slot.page.evaluate("(s) => window.S2R.tick(s)", float(ev["seconds"]))
+            elif kind == "reload":
+                pass
+            else:
+                raise ValueError(f"unknown input event {kind!r}")
+            await driver.settle(slot)
+            snap = await driver.snapshot(slot, with_state=True)
+            shot = await driver.screenshot(slot, self.image_format, self.quality) if observe and self.screenshots else b""
+            if snap.get("state"):
+                self._state = snap["state"]
+                self._version += 1
+            slot.loaded = (self.key, self._version)
+        self._foreground = snap["foreground"]
+        obs = self._observation(snap, shot)
+        self._last_obs = obs
+        return obs if observe else None
+
     # --- execution ---------------------------------------------------------------------------
     def _run(self, action: Action | None) -> tuple[Observation, StepInfo]:
         return self.rt.run(self._arun(action))

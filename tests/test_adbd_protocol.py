@@ -652,7 +652,7 @@ def test_shline_interpreter_basics() -> None:
 
 
 # ============================================================================ VirtualFS == os (differential)
-_FS_NAMES = st.sampled_from(["a", "b", "c"])
+_FS_NAMES = st.sampled_from(["a", "b", "c", "..", "."])
 _FS_PATHS = st.lists(_FS_NAMES, min_size=1, max_size=3).map("/".join)
 _FS_OPS = st.one_of(
     st.tuples(st.sampled_from(["mkdir", "makedirs", "remove", "rmdir", "listdir", "read",

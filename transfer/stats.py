@@ -92,14 +92,16 @@ def percentile_ci(samples: np.ndarray, confidence: float = CONFIDENCE) -> tuple[
 def task_weights(n_tasks: int, n_boot: int, rng: np.random.Generator) -> np.ndarray:
     """(n_boot × n_tasks) multiplicities of a with-replacement resample of task ids.
 
-    A multinomial draw is exactly "pick n_tasks ids with replacement, count each"; weights
-    let every statistic be a matrix product instead of a Python loop over replicates.
+    Draw n_tasks ids with replacement per replicate and count each; weights let every
+    statistic be a matrix product instead of a Python loop over replicates.
     """
     if n_tasks <= 0:
         raise ValueError("need at least one task to bootstrap")
     if n_boot <= 0:
         raise ValueError(f"bootstrap replicates must be positive, got {n_boot}")
-    return rng.multinomial(n_tasks, np.full(n_tasks, 1.0 / n_tasks), size=n_boot).astype(float)
+    idx = rng.integers(0, n_tasks, size=(n_boot, n_tasks))
+    flat = (np.arange(n_boot)[:, None] * n_tasks + idx).ravel()
+    return np.bincount(flat, minlength=n_boot * n_tasks).reshape(n_boot, n_tasks).astype(float)
 
 
 def cluster_bootstrap_ratio(

@@ -469,9 +469,10 @@ def _latency(run: LoadedRun) -> dict[str, Any]:
 # ---------------------------------------------------------------------------- tasks, viewer
 
 
-def _pick_episode(run: LoadedRun, policy: str, backend: str, task: str, want: bool) -> EpisodeRecord | None:
+def _pick_episode(index: dict[tuple[str, str, str], list[EpisodeRecord]], policy: str, backend: str, task: str,
+                  want: bool) -> EpisodeRecord | None:
     """A representative episode: counted, with the verdict that matches the task's majority."""
-    cands = [r for r in run.records if r.policy == policy and r.backend == backend and r.task_id == task and r.counted]
+    cands = [r for r in index.get((policy, backend, task), []) if r.counted]
     match = [r for r in cands if bool(r.success) == want]
     pool = match or cands
     return min(pool, key=lambda r: (r.repeat, r.target, r.episode_id)) if pool else None
@@ -488,6 +489,9 @@ def _rel_trace(run: LoadedRun, r: EpisodeRecord) -> str | None:
 
 
 def _viewer(run: LoadedRun, agreements: dict[str, dict]) -> list[dict[str, Any]]:
+    index: dict[tuple[str, str, str], list[EpisodeRecord]] = {}
+    for r in run.records:
+        index.setdefault((r.policy, r.backend, r.task_id), []).append(r)
     items = []
     for policy, ag in agreements.items():
         for d in ag["disagreements"]:
@@ -496,7 +500,7 @@ def _viewer(run: LoadedRun, agreements: dict[str, dict]) -> list[dict[str, Any]]
             pair = {"task_id": t, "policy": policy, "direction": d["direction"], "sim_sr": d["sim_sr"],
                     "device_sr": d["device_sr"]}
             for backend, want in (("sim", sp), ("device", not sp)):
-                r = _pick_episode(run, policy, backend, t, want)
+                r = _pick_episode(index, policy, backend, t, want)
                 pair[backend] = None if r is None else {
                     "episode_id": r.episode_id, "success": r.success, "target": r.target, "repeat": r.repeat,
                     "steps": r.steps, "terminated_by": r.terminated_by, "error": r.error,

@@ -1,10 +1,427 @@
-// Messages — placeholder until the app lands (it registers so the launcher shows it).
-import { html, registerApp, Screen, Empty } from '../os.js';
+// Messages (com.android.messaging): the conversation list, search, a conversation with
+// bubbles and a compose bar, a "Start chat" screen with a To field, selection mode
+// (long press) with Delete and Mark as read, and drafts that survive leaving a thread.
+//
+// Why it looks like this: threads are not stored anywhere — they are world().messages
+// grouped by address (compared by digits, as Android's telephony provider does), so a task
+// that adds or checks a Message record sees exactly what the user sees. Flavor `aosp`
+// follows Google Messages on a Pixel ("Start chat", "Text message", selection actions with
+// "Mark as read" under More options); flavor `sim` uses our own wording.
+import { html, registerApp, Screen, Row, Field, Dialog, Empty, Section, Text, A,
+  world, ui, go, replace, back, t, flavor, update, toast, nextId, now, nowIso, fmtTime, pad2 } from '../os.js';
+
+const CSS = `
+.msg-avatar { width: 40px; height: 40px; border-radius: 20px; display: flex; align-items: center; justify-content: center;
+  color: #fff; font-size: 18px; font-weight: 500; }
+.row.msg-unread .row-title, .row.msg-unread .row-sub { font-weight: 700; color: var(--on); }
+.row.msg-sel { background: var(--primary-c); }
+.msg-time { font-size: 12px; color: var(--muted); white-space: nowrap; align-self: flex-start; padding-top: 4px; }
+.msg-unread .msg-time { font-weight: 700; color: var(--on); }
+.msg-draft { color: #d93025; font-size: 12px; align-self: flex-start; padding-top: 4px; }
+.msg-dot { width: 8px; height: 8px; border-radius: 4px; background: var(--primary); display: inline-block; margin-left: 6px; }
+.msg-thread { padding: 8px 10px 12px; display: flex; flex-direction: column; gap: 4px; }
+.msg-day { text-align: center; font-size: 12px; color: var(--muted); margin: 10px 0 4px; }
+.msg-b { max-width: 78%; display: flex; flex-direction: column; }
+.msg-b.in { align-self: flex-start; }
+.msg-b.out { align-self: flex-end; align-items: flex-end; }
+.msg-bubble { padding: 9px 13px; border-radius: 18px; font-size: calc(15px * var(--fs)); overflow-wrap: anywhere; white-space: pre-wrap; }
+.msg-b.in .msg-bubble { background: var(--surface); border-bottom-left-radius: 4px; }
+.msg-b.out .msg-bubble { background: var(--primary); color: var(--bg); border-bottom-right-radius: 4px; }
+.msg-b.failed .msg-bubble { background: #f9dedc; color: #410e0b; }
+.msg-stamp { font-size: 11px; color: var(--muted); padding: 1px 6px; }
+.msg-compose { display: flex; align-items: center; padding: 4px 6px 6px; gap: 2px; background: var(--bg); border-top: 1px solid var(--line); }
+.msg-compose .field { flex: 1; margin: 4px 4px; border-radius: 22px; background: var(--surface); border-color: transparent; }
+.msg-send { width: 44px; height: 44px; border-radius: 22px; background: var(--primary); color: var(--bg); display: flex;
+  align-items: center; justify-content: center; font-size: 18px; flex: 0 0 44px; }
+.msg-send.disabled { opacity: .35; }
+.msg-efab { position: absolute; right: 16px; bottom: 16px; height: 56px; border-radius: 16px; background: var(--primary-c);
+  display: flex; align-items: center; gap: 10px; padding: 0 20px 0 16px; font-size: 15px; font-weight: 500;
+  box-shadow: 0 2px 6px rgba(0,0,0,.3); z-index: 5; }
+.msg-menu-scrim { position: absolute; inset: 0; z-index: 22; }
+.msg-menu { position: absolute; right: 8px; top: 8px; min-width: 190px; background: var(--surface); border-radius: 6px;
+  box-shadow: 0 4px 14px rgba(0,0,0,.3); padding: 6px 0; }
+.msg-menu-item { padding: 13px 20px; font-size: calc(15px * var(--fs)); }
+.msg-to { display: flex; align-items: center; }
+.msg-to .field { flex: 1; }
+.msg-tolabel { padding-left: 16px; color: var(--muted); font-size: 15px; }
+.msg-hit { background: #fff3b0; color: #000; }
+`;
+if (typeof document !== 'undefined' && !document.getElementById('css-messages')) {
+  const el = document.createElement('style');
+  el.id = 'css-messages';
+  el.textContent = CSS;
+  document.head.appendChild(el);
+}
+
+const KB_H = 215; // the soft keyboard's height: screens resize above it (adjustResize)
+const PKG = 'com.android.messaging';
+
+// ------------------------------------------------------------------------------------------
+// data: threads are messages grouped by address
+const msgs = () => world().messages || (world().messages = []);
+const contacts = () => world().contacts || [];
+const digits = (s) => String(s || '').replace(/\D/g, '');
+/** Address identity: the last 10 digits of a phone number (so +1 415… and 415… match). */
+export function addrKey(a) {
+  const d = digits(a);
+  if (d.length >= 10) return d.slice(-10);
+  if (d.length) return d;
+  return String(a || '').trim().toLowerCase();
+}
+const isNumberLike = (s) => /^[+\d][\d\s().\-]*$/.test(String(s || '').trim()) && digits(s).length >= 3;
+function contactFor(addr) {
+  const k = addrKey(addr);
+  return contacts().find((c) => (c.phones || []).some((p) => addrKey(p.number) === k)) || null;
+}
+const nameFor = (addr) => contactFor(addr)?.name || addr;
+
+function threads() {
+  const by = new Map();
+  for (const m of msgs()) {
+    const k = addrKey(m.address);
+    if (!by.has(k)) by.set(k, { key: k, address: m.address, all: [], bubbles: [], draft: null, last: null, unread: 0, latest: '' });
+    const th = by.get(k);
+    th.all.push(m);
+    if (m.box === 'draft') th.draft = m;
+    else th.bubbles.push(m);
+    if (m.box === 'inbox' && !m.read) th.unread++;
+    if ((m.time || '') >= th.latest) th.latest = m.time || '';
+  }
+  for (const th of by.values()) {
+    th.bubbles.sort((a, b) => (a.time || '').localeCompare(b.time || ''));
+    th.last = th.bubbles[th.bubbles.length - 1] || null;
+    if (th.last) th.address = th.last.address;
+    th.name = nameFor(th.address);
+  }
+  return [...by.values()].sort((a, b) => b.latest.localeCompare(a.latest));
+}
+const threadOf = (addr) => threads().find((th) => th.key === addrKey(addr)) || null;
+
+// ------------------------------------------------------------------------------------------
+// time labels
+const DAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const parse = (iso) => new Date(String(iso || '').slice(0, 19) + 'Z');
+const dayNum = (d) => Math.floor(d.getTime() / 86400000);
+function listTime(iso) {
+  if (!iso) return '';
+  const d = parse(iso), n = now();
+  const diff = dayNum(n) - dayNum(d);
+  if (diff <= 0) return fmtTime(d.getUTCHours(), d.getUTCMinutes());
+  if (diff === 1) return 'Yesterday';
+  if (diff < 7) return DAYS[d.getUTCDay()].slice(0, 3);
+  if (d.getUTCFullYear() === n.getUTCFullYear()) return `${MONTHS[d.getUTCMonth()].slice(0, 3)} ${d.getUTCDate()}`;
+  return `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${String(d.getUTCFullYear()).slice(2)}`;
+}
+function dayLabel(iso) {
+  const d = parse(iso), n = now();
+  const diff = dayNum(n) - dayNum(d);
+  if (diff === 0) return 'Today';
+  if (diff === 1) return 'Yesterday';
+  const base = `${DAYS[d.getUTCDay()]}, ${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
+  return d.getUTCFullYear() === n.getUTCFullYear() ? base : `${base}, ${d.getUTCFullYear()}`;
+}
+const clock = (iso) => { const d = parse(iso); return fmtTime(d.getUTCHours(), d.getUTCMinutes()); };
+
+// ------------------------------------------------------------------------------------------
+// actions
+const convKey = (address) => `messages/conversation/${JSON.stringify({ address })}`;
+function scrollToBottom(address) { ui().scroll[convKey(address)] = 1000000; }
+
+function openConversation(address, how = 'go') {
+  const th = threadOf(address);
+  const addr = th ? th.address : String(address).trim();
+  const k = addrKey(addr);
+  for (const m of msgs()) if (addrKey(m.address) === k && m.box === 'inbox' && !m.read) m.read = true;
+  ui().msel = [];
+  (how === 'replace' ? replace : go)('conversation', { address: addr });
+  ui().fields.compose = th && th.draft ? th.draft.body : '';
+  scrollToBottom(addr);
+}
+
+/** Save (or clear) the draft of a conversation from the compose field — done when leaving it. */
+function saveDraft(address) {
+  const k = addrKey(address);
+  const text = String(ui().fields.compose ?? '');
+  const list = msgs();
+  const keep = list.filter((m) => !(m.box === 'draft' && addrKey(m.address) === k));
+  if (text.trim()) {
+    const old = list.find((m) => m.box === 'draft' && addrKey(m.address) === k);
+    keep.push({ id: old ? old.id : nextId('m'), address, body: text, box: 'draft', read: true, time: nowIso() });
+  }
+  world().messages = keep;
+  ui().fields.compose = '';
+}
+
+function send(address) {
+  const text = String(ui().fields.compose ?? '');
+  if (!text.trim()) return;
+  const k = addrKey(address);
+  const list = msgs().filter((m) => !(m.box === 'draft' && addrKey(m.address) === k));
+  list.push({ id: nextId('m'), address, body: text.trim(), box: 'sent', read: true, time: nowIso() });
+  world().messages = list;
+  ui().fields.compose = '';
+  scrollToBottom(address);
+}
+
+function deleteThreads(keys) {
+  const ks = new Set(keys);
+  world().messages = msgs().filter((m) => !ks.has(addrKey(m.address)));
+}
+function markThreads(keys, read) {
+  const ks = new Set(keys);
+  if (read) {
+    for (const m of msgs()) if (ks.has(addrKey(m.address)) && m.box === 'inbox') m.read = true;
+    return;
+  }
+  // mark as unread: the newest received message becomes unread again
+  for (const th of threads()) {
+    if (!ks.has(th.key)) continue;
+    const inbox = th.bubbles.filter((m) => m.box === 'inbox');
+    if (inbox.length) inbox[inbox.length - 1].read = false;
+  }
+}
+
+// ------------------------------------------------------------------------------------------
+// widgets
+const COLORS = ['#1a73e8', '#d93025', '#188038', '#e37400', '#9334e6', '#c5221f', '#007b83', '#b06000'];
+function avatar(name) {
+  let h = 0;
+  for (const ch of String(name)) h = (h * 31 + ch.codePointAt(0)) >>> 0;
+  const letter = /^[+\d(]/.test(name) ? '👤' : [...String(name).trim()][0]?.toUpperCase() || '?';
+  return html`<div class="msg-avatar" style=${`background:${COLORS[h % COLORS.length]}`}>${letter}</div>`;
+}
+const kbSpacer = () => (ui().keyboard && ui().focus ? html`<div style=${`flex:0 0 ${KB_H}px`}></div>` : null);
+const kbWrap = (node) => (ui().keyboard && ui().focus
+  ? html`<div style=${`position:absolute;left:0;right:0;top:0;bottom:${KB_H}px;z-index:20`}>${node}</div>` : node);
+
+function menuItem(label, fn, id = 'title') {
+  return html`<div class="msg-menu-item" ...${A('android.widget.TextView', { id, text: label, click: true })}
+    onClick=${(e) => { e.stopPropagation(); update(() => { ui().dialog = null; fn(); }); }}>${label}</div>`;
+}
+function Menu(items) {
+  return html`<div class="msg-menu-scrim" onClick=${(e) => { if (e.target === e.currentTarget) update(() => { ui().dialog = null; }); }}>
+    <div class="msg-menu" ...${A('android.widget.ListView', { id: 'android:id/list' })}>${items.map(([l, f]) => menuItem(l, f))}</div></div>`;
+}
+
+// ------------------------------------------------------------------------------------------
+// screens
+function list() {
+  const u = ui();
+  const sel = (u.msel || []).filter((k) => threads().some((th) => th.key === k));
+  const ths = threads();
+  const selecting = sel.length > 0;
+  const toggle = (k) => { const s = new Set(u.msel || []); if (s.has(k)) s.delete(k); else s.add(k); u.msel = [...s]; };
+  const rows = ths.map((th) => {
+    const unread = th.unread > 0;
+    const isSel = sel.includes(th.key);
+    let sub, trailing, desc;
+    if (th.draft) {
+      sub = th.draft.body;
+      trailing = html`<span class="msg-draft" ...${A('android.widget.TextView', { id: 'conversation_timestamp', text: 'Draft' })}>Draft</span>`;
+      desc = `${th.name}, Draft: ${th.draft.body}`;
+    } else {
+      const m = th.last;
+      sub = m ? (m.box === 'inbox' ? m.body : `You: ${m.body}`) : '';
+      const tm = m ? listTime(m.time) : '';
+      trailing = html`<span class="msg-time" ...${A('android.widget.TextView', { id: 'conversation_timestamp', text: tm })}>${tm}${unread ? html`<span class="msg-dot"></span>` : null}</span>`;
+      desc = `${unread ? t('Unread, ', 'Unread conversation, ') : ''}${th.name}, ${sub}, ${tm}`;
+    }
+    return Row({
+      title: th.name, subtitle: sub, icon: isSel ? html`<div class="msg-avatar" style="background:var(--primary)">✓</div>` : avatar(th.name),
+      trailing, id: 'conversation_list_item', desc, selected: isSel,
+      cls: (unread ? 'msg-unread ' : '') + (isSel ? 'msg-sel' : ''),
+      onClick: () => { if (selecting) toggle(th.key); else openConversation(th.address); },
+      onLong: () => toggle(th.key),
+    });
+  });
+  const body = ths.length ? rows : Empty(t('No conversations yet', "Once you start a new conversation, you'll see it listed here"));
+  if (selecting) {
+    const anyUnread = ths.some((th) => sel.includes(th.key) && th.unread > 0);
+    const readAct = anyUnread ? ['Mark as read', '✉', () => { markThreads(sel, true); u.msel = []; }]
+      : ['Mark as unread', '✉', () => { markThreads(sel, false); u.msel = []; }];
+    const actions = flavor() === 'aosp'
+      ? [{ icon: '🗑', desc: 'Delete', id: 'action_delete', onClick: () => { u.dialog = { kind: 'delete', keys: sel }; } },
+        { icon: '⋮', desc: 'More options', onClick: () => { u.dialog = { kind: 'menu', menu: 'sel' }; } }]
+      : [{ icon: readAct[1], desc: readAct[0], id: 'action_mark_read', onClick: readAct[2] },
+        { icon: '🗑', desc: 'Delete', id: 'action_delete', onClick: () => { u.dialog = { kind: 'delete', keys: sel }; } }];
+    return Screen({ title: `${sel.length} selected`, up: true, actions, body });
+  }
+  return Screen({
+    title: 'Messages', up: false, body,
+    actions: [{ icon: '🔍', desc: t('Search', 'Search conversations'), id: 'action_search', onClick: () => { go('search'); ui().focus = 'msg_search'; ui().keyboard = true; } },
+      { icon: '⋮', desc: 'More options', onClick: () => { u.dialog = { kind: 'menu', menu: 'list' }; } }],
+    bottom: html`<div class="msg-efab" ...${A('android.widget.Button', { id: 'start_chat_fab', desc: 'Start chat', text: 'Start chat', click: true })}
+      onClick=${() => update(() => { go('newchat'); ui().fields.to = ''; ui().focus = 'to'; ui().keyboard = true; })}>💬 Start chat</div>`,
+  });
+}
+
+function highlight(text, q) {
+  return text;
+}
+
+function search() {
+  const q = String(ui().fields.msg_search || '').trim();
+  const ql = q.toLowerCase();
+  const qd = digits(q);
+  let body = null;
+  if (q) {
+    const ths = threads();
+    const convs = ths.filter((th) => th.name.toLowerCase().includes(ql) || (qd.length >= 3 && digits(th.address).includes(qd)));
+    const hits = [];
+    for (const th of ths) for (const m of th.bubbles) if (m.body.toLowerCase().includes(ql)) hits.push([th, m]);
+    hits.sort((a, b) => (b[1].time || '').localeCompare(a[1].time || ''));
+    body = !convs.length && !hits.length ? Empty(t('No results', 'No results found')) : html`
+      ${convs.length ? Section(t('Conversations', 'Conversations')) : null}
+      ${convs.map((th) => Row({ title: th.name, subtitle: th.address, icon: avatar(th.name), id: 'conversation_list_item',
+        desc: `${th.name}, ${th.address}`, onClick: () => openConversation(th.address) }))}
+      ${hits.length ? Section('Messages') : null}
+      ${hits.map(([th, m]) => Row({ title: th.name, subtitle: m.body, icon: avatar(th.name), id: 'message_search_item',
+        desc: `${th.name}, ${m.body}, ${listTime(m.time)}`, trailing: Text(listTime(m.time), { id: 'conversation_timestamp', cls: 'msg-time' }),
+        onClick: () => openConversation(th.address) }))}`;
+  } else {
+    body = Empty(t('Search your conversations', 'Search by name, number, or message'));
+  }
+  return Screen({
+    title: 'Search',
+    search: html`<div style="flex:1">${Field({ field: 'msg_search', hint: t('Search messages', 'Search conversations'), id: 'search_src_text' })}</div>`,
+    body, bottom: kbSpacer(),
+  });
+}
+
+function conversation({ address }) {
+  const th = threadOf(address);
+  const name = nameFor(address);
+  const bubbles = th ? th.bubbles : [];
+  const out = [];
+  let lastDay = '';
+  for (const m of bubbles) {
+    const day = (m.time || '').slice(0, 10);
+    if (m.time && day !== lastDay) {
+      lastDay = day;
+      out.push(html`<div class="msg-day" ...${A('android.widget.TextView', { id: 'day_separator', text: dayLabel(m.time) })}>${dayLabel(m.time)}</div>`);
+    }
+    const dir = m.box === 'inbox' ? 'in' : 'out';
+    const status = m.box === 'failed' ? t('Not sent', 'Not sent. Tap to retry.') : m.box === 'outbox' ? 'Sending…' : m.time ? clock(m.time) : '';
+    const who = m.box === 'inbox' ? name : t('You', 'You');
+    out.push(html`<div class=${`msg-b ${dir}${m.box === 'failed' ? ' failed' : ''}`}
+        ...${A('android.widget.LinearLayout', { id: 'message_content', desc: `${who} said ${m.body}, ${status}` })}>
+      <div class="msg-bubble" ...${A('android.widget.TextView', { id: 'message_text', text: m.body })}>${m.body}</div>
+      <div class="msg-stamp" ...${A('android.widget.TextView', { id: 'message_status', text: status })}>${status}</div></div>`);
+  }
+  const text = String(ui().fields.compose ?? '');
+  const canSend = !!text.trim();
+  const bottom = html`<div class="msg-compose" ...${A('android.widget.LinearLayout', { id: 'compose_message_view' })}>
+      ${Field({ field: 'compose', hint: t('Type a message', 'Text message'), id: 'compose_message_text' })}
+      <div class=${'msg-send' + (canSend ? '' : ' disabled')}
+        ...${A('android.widget.ImageButton', { id: 'send_message_button', desc: 'Send SMS', click: canSend, disabled: !canSend })}
+        onClick=${() => update(() => send(address))}>➤</div></div>${kbSpacer()}`;
+  return Screen({
+    title: name,
+    actions: [{ icon: '📞', desc: t('Call', 'Call'), id: 'action_call', onClick: () => toast(`Calling ${name}…`) },
+      { icon: '⋮', desc: 'More options', onClick: () => { ui().dialog = { kind: 'menu', menu: 'conv', address }; } }],
+    body: out.length ? html`<div class="msg-thread" ...${A('android.widget.LinearLayout', { id: 'message_list' })}>${out}</div>`
+      : Empty(contactFor(address) ? t(`Start a conversation with ${name}`, `Start a conversation with ${name}`) : t('Send a message', `Texting ${address}`)),
+    bottom,
+  });
+}
+
+function newchat() {
+  const q = String(ui().fields.to || '').trim();
+  const ql = q.toLowerCase();
+  const qd = digits(q);
+  const entries = [];
+  for (const c of [...contacts()].sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const p of c.phones || []) {
+      if (!q || c.name.toLowerCase().includes(ql) || (qd.length >= 2 && digits(p.number).includes(qd))) entries.push([c, p]);
+    }
+  }
+  const open = (addr) => openConversation(addr, 'replace');
+  const submit = () => {
+    const v = String(ui().fields.to || '').trim();
+    if (!v) return;
+    const exact = entries.find(([c]) => c.name.toLowerCase() === v.toLowerCase());
+    if (exact) open(exact[1].number);
+    else if (isNumberLike(v)) open(v);
+    else if (entries.length === 1) open(entries[0][1].number);
+    else toast(t('Enter a valid name or number', 'Not a valid recipient'));
+  };
+  const label = (p) => (p.label ? p.label[0].toUpperCase() + p.label.slice(1) : 'Mobile');
+  return Screen({
+    title: t('New message', 'New conversation'),
+    body: html`
+      <div class="msg-to"><span class="msg-tolabel" ...${A('android.widget.TextView', { id: 'to_label', text: 'To' })}>To</span>
+        ${Field({ field: 'to', hint: t('Name or number', 'Type a name, phone number, or email'), id: 'recipient_text_view', onSubmit: submit })}</div>
+      ${q && isNumberLike(q) ? Row({ icon: avatar(q), title: t(`Send to ${q}`, `Send to ${q}`), id: 'send_to_number', onClick: () => open(q) }) : null}
+      ${Section(q ? t('Contacts', 'Contacts') : t('All contacts', 'Top contacts'))}
+      ${entries.length ? entries.map(([c, p]) => Row({ icon: avatar(c.name), title: c.name, subtitle: `${label(p)} ${p.number}`,
+        id: 'contact_picker_item', desc: `${c.name}, ${p.number}`, onClick: () => open(p.number) }))
+        : Empty(t('No matching contacts', 'No contacts found'))}`,
+    bottom: kbSpacer(),
+  });
+}
+
+// ------------------------------------------------------------------------------------------
+// dialogs
+const dialogs = {
+  menu: (d) => {
+    const u = ui();
+    if (d.menu === 'sel') {
+      const sel = u.msel || [];
+      const anyUnread = threads().some((th) => sel.includes(th.key) && th.unread > 0);
+      return Menu([
+        anyUnread ? ['Mark as read', () => { markThreads(sel, true); u.msel = []; }] : ['Mark as unread', () => { markThreads(sel, false); u.msel = []; }],
+        ['Select all', () => { u.msel = threads().map((th) => th.key); }],
+        ['Block', () => toast('Blocking is not available')],
+      ]);
+    }
+    if (d.menu === 'conv') {
+      return Menu([
+        ['Delete', () => { u.dialog = { kind: 'delete', keys: [addrKey(d.address)], from: 'conv' }; }],
+        [t('Details', 'Details'), () => toast(`${nameFor(d.address)} · ${d.address}`)],
+      ]);
+    }
+    return Menu([
+      ['Mark all as read', () => { markThreads(threads().map((th) => th.key), true); }],
+      [t('Archived', 'Archived'), () => toast('No archived conversations')],
+      ['Settings', () => toast('Settings')],
+    ]);
+  },
+  delete: (d) => {
+    const n = d.keys.length;
+    const title = flavor() === 'aosp' ? `Delete ${n} conversation${n === 1 ? '' : 's'}?`
+      : n === 1 ? 'Delete this conversation?' : `Delete ${n} conversations?`;
+    return Dialog({
+      title,
+      body: Text(t('Messages in it will be permanently deleted.', 'This can\u2019t be undone.'), { id: 'android:id/message' }),
+      buttons: [
+        { label: 'Cancel', onClick: () => { ui().dialog = null; } },
+        { label: 'Delete', onClick: () => {
+          deleteThreads(d.keys);
+          const u = ui();
+          u.dialog = null; u.msel = [];
+          if (d.from === 'conv') { u.fields.compose = ''; back(); }
+          toast(n === 1 ? t('Conversation deleted', 'Conversation deleted') : `${n} conversations deleted`);
+        } },
+      ],
+    });
+  },
+};
 
 registerApp({
-  id: 'messages', label: 'Messages', pkg: 'com.android.messaging', icon: '💬', color: '#1967d2',
-  root: { s: 'main', p: {} },
-  screens: { main: () => Screen({ title: 'Messages', up: false, body: Empty('Coming soon') }) },
-  dialogs: {},
-  activity: () => 'com.android.messaging/.ui.conversationlist.ConversationListActivity',
+  id: 'messages', label: 'Messages', pkg: PKG, icon: '💬', color: '#1967d2',
+  root: { s: 'list', p: {} },
+  screens: { list, search, conversation, newchat, main: list },
+  dialogs: Object.fromEntries(Object.entries(dialogs).map(([k, fn]) => [k, (d) => kbWrap(fn(d))])),
+  onBack: (r) => {
+    const u = ui();
+    if (r.s === 'list' && (u.msel || []).length) { u.msel = []; return true; }
+    if (r.s === 'conversation') saveDraft(r.p.address);
+    return false;
+  },
+  activity: (r) => ({
+    conversation: `${PKG}/.ui.conversation.ConversationActivity`,
+    newchat: `${PKG}/.ui.conversation.ConversationActivity`,
+    search: `${PKG}/.ui.conversationlist.ConversationListActivity`,
+  }[r.s] || `${PKG}/.ui.conversationlist.ConversationListActivity`),
 });
