@@ -294,15 +294,24 @@ class VirtualFS:
             return node, "/" + "/".join([n for n, _ in stack[1:]] + [comp])
         return stack[-1][1], "/" + "/".join(n for n, _ in stack[1:])
 
-    def _parent(self, path: str) -> tuple[_Dir, str]:
+    def _parent(self, path: str, dots: int | tuple[int, int] = errno.EINVAL) -> tuple[_Dir, str]:
         """Directory that holds (or will hold) the last component of ``path``, and that
-        component's name.  Raises for ``/`` and for names ``.``/``..``."""
+        component's name.
+
+        Like the kernel, the parent is looked up first (ENOENT / ENOTDIR / ELOOP); then a
+        last component ``.``/``..``, which cannot be created or removed, raises the
+        caller's errno ``dots`` (a pair means ``(for ".", for "..")``).  ``/`` raises EBUSY.
+        """
+        parent, name = self._parent_raw(path)
+        if name in (".", ".."):
+            raise _err(dots if isinstance(dots, int) else dots[name == ".."], path)
+        return parent, name
+
+    def _parent_raw(self, path: str) -> tuple[_Dir, str]:
         stripped = path.rstrip("/")
         if not stripped:
             raise _err(errno.EBUSY, path)  # the root has no parent entry
         head, _, name = stripped.rpartition("/")
-        if name in (".", ".."):
-            raise _err(errno.EINVAL, path)
         parent, _ = self._resolve(head or "/")
         if not isinstance(parent, _Dir):
             raise _err(errno.ENOTDIR, path)
@@ -349,7 +358,7 @@ class VirtualFS:
             head = path.rstrip("/").rpartition("/")[0]
             if head:
                 self.makedirs(head, exist_ok=True)
-        parent, name = self._parent(path)
+        parent, name = self._parent(path, errno.EISDIR)
         if path.endswith("/"):
             raise _err(errno.EISDIR, path)
         f = _File(0o644 if perm is None else perm, self.default_uid, self.default_gid,
@@ -586,12 +595,7 @@ class VirtualFS:
                 if exist_ok and self.isdir(path):
                     return
                 raise _err(errno.EEXIST, path)
-            try:
-                parent, name = self._parent(path)
-            except OSError as exc:
-                if exc.errno in (errno.EBUSY, errno.EINVAL):
-                    raise _err(errno.EEXIST, path) from None
-                raise
+            parent, name = self._parent(path, errno.EEXIST)
             parent.children[name] = _Dir(mode, self.default_uid, self.default_gid,
                                          self._now(), next(self._ino))
             self._touch_dir(parent)
@@ -618,7 +622,7 @@ class VirtualFS:
     def remove(self, path: str) -> None:
         """Like ``os.remove``/``os.unlink``: files and symlinks only (IsADirectoryError)."""
         with self._lock:
-            parent, name = self._parent(path)
+            parent, name = self._parent(path, errno.EISDIR)
             node = parent.children.get(name)
             if node is None:
                 raise _err(errno.ENOENT, path)
@@ -634,7 +638,7 @@ class VirtualFS:
     def rmdir(self, path: str) -> None:
         """Like ``os.rmdir``: OSError(ENOTEMPTY) unless empty, NotADirectoryError for files."""
         with self._lock:
-            parent, name = self._parent(path)
+            parent, name = self._parent(path, (errno.EINVAL, errno.ENOTEMPTY))
             node = parent.children.get(name)
             if node is None:
                 raise _err(errno.ENOENT, path)
@@ -661,8 +665,10 @@ class VirtualFS:
         directory into itself.  Symlinks are moved, not followed."""
         with self._lock:
             # like the kernel: both parent directories are looked up before the entries
-            sparent, sname = self._parent(src)
-            dparent, dname = self._parent(dst)
+            sparent, sname = self._parent_raw(src)
+            dparent, dname = self._parent_raw(dst)
+            if {sname, dname} & {".", ".."}:
+                raise _err(errno.EBUSY, src)
             node = sparent.children.get(sname)
             if node is None:
                 raise _err(errno.ENOENT, src)
@@ -703,7 +709,7 @@ class VirtualFS:
         with self._lock:
             if self.lexists(linkpath):
                 raise _err(errno.EEXIST, linkpath)
-            parent, name = self._parent(linkpath)
+            parent, name = self._parent(linkpath, errno.EEXIST)
             parent.children[name] = _Link(target, self.default_uid, self.default_gid,
                                           self._now(), next(self._ino))
             self._touch_dir(parent)

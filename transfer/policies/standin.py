@@ -37,7 +37,7 @@ def keyword_agent(messages: list[dict[str, Any]]) -> str:
     best, best_score = None, 0
     for line in text.splitlines():
         m = _ELEMENT.match(line.strip())
-        if not m or "clickable" not in m.group(8):
+        if not m or not m.group(3):
             continue
         label = set(re.findall(r"[\w‑-]+", m.group(3).lower()))
         score = len(words & label)

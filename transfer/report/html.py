@@ -15,7 +15,7 @@ from typing import Any
 
 from . import plots
 from .fmt import DASH, ci_pct, ci_pt, excluded_text, kfrac, num, pct, pt
-from .traces import MAX_IMAGE_BYTES, image_kind, load_trace, step_latency_ms
+from .traces import MAX_IMAGE_BYTES, frames, image_kind, load_trace, step_latency_ms
 
 MAX_VIEWER_PAIRS = 12
 MAX_FRAMES = 40
@@ -345,18 +345,18 @@ def _tasks(s: dict[str, Any]) -> str:
 
 def _action_text(row: dict[str, Any]) -> str:
     a = row.get("action")
-    if a is None:
-        a = row.get("raw_action", row.get("output"))
     if isinstance(a, dict):
         t = a.get("type", "?")
         rest = {k: v for k, v in a.items() if k not in ("type", "clamped") and v not in (None, False, "", [], {})}
         txt = t + (" " + json.dumps(rest, ensure_ascii=False, sort_keys=True) if rest else "")
-    elif a is None:
-        txt = "(no action recorded)"
-    else:
+    elif a is not None:
         txt = str(a)
+    elif row.get("raw"):
+        txt = f"raw output: {row['raw']}"
+    else:
+        txt = "(no action recorded)"
     info = row.get("info") if isinstance(row.get("info"), dict) else {}
-    inv = row.get("invalid_action") or info.get("invalid_action")
+    inv = row.get("invalid") or row.get("invalid_action") or info.get("invalid_action")
     err = row.get("error") or info.get("error")
     if inv:
         txt += f"  ✗ invalid: {inv}"
@@ -366,6 +366,19 @@ def _action_text(row: dict[str, Any]) -> str:
     if ms is not None:
         txt += f"  ({ms:.0f} ms)"
     return txt[:400]
+
+
+def _image_tag(path: Path | None, alt: str) -> str:
+    if path is None:
+        return "<div class='noshot'>no screenshot</div>"
+    try:
+        data = path.read_bytes() if path.stat().st_size <= MAX_IMAGE_BYTES else b""
+    except OSError:
+        data = b""
+    kind = image_kind(data)
+    if not kind:
+        return "<div class='noshot'>screenshot unreadable or too large</div>"
+    return f"<img alt='{e(alt)}' src='data:image/{kind};base64,{base64.b64encode(data).decode('ascii')}'>"
 
 
 def _side(run_dir: Path, backend: str, ep: dict[str, Any] | None) -> tuple[str, int]:
@@ -379,25 +392,15 @@ def _side(run_dir: Path, backend: str, ep: dict[str, Any] | None) -> tuple[str, 
     if not tr.present:
         return (f"<div class='side'>{head}<p class='muted small'>No trace recorded for episode "
                 f"<code>{e(ep['episode_id'])}</code>.</p></div>"), 1
-    n = min(MAX_FRAMES, max(len(tr.images), len(tr.steps)))
-    frames = []
-    for i in range(n):
-        img = "<div class='noshot'>no screenshot</div>"
-        if i < len(tr.images):
-            try:
-                data = tr.images[i].read_bytes() if tr.images[i].stat().st_size <= MAX_IMAGE_BYTES else b""
-            except OSError:
-                data = b""
-            kind = image_kind(data)
-            if kind:
-                img = (f"<img alt='{e(backend)} step {i + 1}' src='data:image/{kind};base64,"
-                       f"{base64.b64encode(data).decode('ascii')}'>")
-        cap = _action_text(tr.steps[i]) if i < len(tr.steps) else "(after the last action)"
-        frames.append(f"<div class='frame'{'' if i == 0 else ' hidden'}>{img}<div class='cap'>{i + 1}: {e(cap)}"
-                      "</div></div>")
-    more = len(tr.images) > MAX_FRAMES or len(tr.steps) > MAX_FRAMES
-    tail = f"<p class='muted small'>first {MAX_FRAMES} steps shown</p>" if more else ""
-    return f"<div class='side'>{head}{''.join(frames)}{tail}</div>", max(n, 1)
+    fr = frames(tr)
+    shown = fr[:MAX_FRAMES]
+    html = []
+    for i, f in enumerate(shown):
+        cap = _action_text(f.row) if f.row is not None else "(final screen)" if f.label.startswith("after") else ""
+        html.append(f"<div class='frame'{'' if i == 0 else ' hidden'}>{_image_tag(f.image, f'{backend} {f.label}')}"
+                    f"<div class='cap'>{e(f.label)}: {e(cap)}</div></div>")
+    tail = f"<p class='muted small'>first {MAX_FRAMES} of {len(fr)} frames shown</p>" if len(fr) > MAX_FRAMES else ""
+    return f"<div class='side'>{head}{''.join(html)}{tail}</div>", max(len(shown), 1)
 
 
 def _viewer(s: dict[str, Any], run_dir: Path | None) -> str:

@@ -21,15 +21,46 @@ _TOTAL_KEYS = ("total_ms", "total", "step_ms", "step", "wall_ms", "latency_ms")
 
 @dataclass
 class Trace:
-    """What a trace folder holds, in step order."""
+    """What a trace folder holds, in step order.
+
+    The runner writes ``000.jpg`` for the first observation and ``NNN.jpg`` for the screen
+    after step NNN (steps count from 1; an invalid action leaves no screenshot), so the
+    screen a policy saw when choosing step k is the latest image numbered below k.
+    """
 
     path: Path | None
     steps: list[dict[str, Any]] = field(default_factory=list)
-    images: list[Path] = field(default_factory=list)
+    images: list[tuple[int, Path]] = field(default_factory=list)
 
     @property
     def present(self) -> bool:
         return bool(self.steps or self.images)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One stop of the step viewer: a screen and what the policy did on it."""
+
+    image: Path | None
+    row: dict[str, Any] | None
+    label: str
+
+
+def frames(trace: Trace) -> list[Frame]:
+    """The viewer's frames: each step on the screen it was chosen on, then the final screen."""
+    if not trace.steps:
+        return [Frame(p, None, f"screen {n:03d}") for n, p in trace.images]
+    out: list[Frame] = []
+    last_k = 0
+    for i, row in enumerate(trace.steps):
+        k = row.get("step") if isinstance(row.get("step"), int) else i + 1
+        seen = [p for n, p in trace.images if n < k]
+        out.append(Frame(seen[-1] if seen else None, row, f"step {k}"))
+        last_k = max(last_k, k)
+    after = [p for n, p in trace.images if n >= last_k]
+    if after:
+        out.append(Frame(after[-1], None, f"after step {last_k}"))
+    return out
 
 
 def resolve_trace_dir(run_dir: Path, episode_id: str, trace_path: str | None) -> Path | None:
@@ -69,8 +100,8 @@ def read_steps(trace_dir: Path) -> list[dict[str, Any]]:
     return rows
 
 
-def list_images(trace_dir: Path) -> list[Path]:
-    """Screenshots named NNN.jpg / NNN.png, in numeric order."""
+def list_images(trace_dir: Path) -> list[tuple[int, Path]]:
+    """Screenshots named NNN.jpg / NNN.png with their numbers, in numeric order."""
     found: list[tuple[int, Path]] = []
     try:
         for p in trace_dir.iterdir():
@@ -79,7 +110,7 @@ def list_images(trace_dir: Path) -> list[Path]:
                 found.append((int(m.group(1)), p))
     except OSError:
         return []
-    return [p for _, p in sorted(found)]
+    return sorted(found)
 
 
 def load_trace(run_dir: Path, episode_id: str, trace_path: str | None) -> Trace:

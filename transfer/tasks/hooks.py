@@ -117,10 +117,23 @@ def distractor_alarms(rng: random.Random, env: dict[str, Any], args: dict[str, A
 @param_hook("people")
 def people(rng: random.Random, env: dict[str, Any], args: dict[str, Any]) -> list[dict[str, Any]]:
     """``n`` people (name + phone) whose first and last names differ from everyone in ``avoid``."""
-    avoid = _avoid_list(args.get("avoid"))
-    firsts = {a["first"] for a in avoid if isinstance(a, dict) and "first" in a}
-    lasts = {a["last"] for a in avoid if isinstance(a, dict) and "last" in a}
-    used_lines = {a.get("digits") for a in _avoid_list(args.get("avoid_phones")) if isinstance(a, dict)}
+    firsts: set[str] = set()
+    lasts: set[str] = set()
+    used_lines: set[str] = set()
+    for a in _avoid_list(args.get("avoid")):
+        if not isinstance(a, dict):
+            continue
+        if "first" in a:
+            firsts.add(a["first"]), lasts.add(a["last"])
+        elif "name" in a:  # a contact record
+            first, _, last = str(a["name"]).partition(" ")
+            firsts.add(first), lasts.add(last)
+        for ph in [a.get("phone")] + [x.get("number") if isinstance(x, dict) else None for x in a.get("phones", [])]:
+            if isinstance(ph, dict):
+                used_lines.add(ph.get("digits", ""))
+            elif isinstance(ph, str):
+                used_lines.add("".join(c for c in ph if c.isdigit())[-10:])
+    used_lines |= {a.get("digits") for a in _avoid_list(args.get("avoid_phones")) if isinstance(a, dict)}
     out = []
     while len(out) < int(args.get("n", 2)):
         f, l = rng.choice(FIRST_NAMES), rng.choice(LAST_NAMES)
@@ -191,9 +204,16 @@ def other_threads(rng: random.Random, env: dict[str, Any], args: dict[str, Any])
     out: list[dict[str, Any]] = []
     for i, p in enumerate(people(rng, env, args)):
         t = message_thread(rng, env, {"address": p["phone"]["e164"], "n": rng.randint(1, 2),
-                                      "unread": int(args.get("unread", 0)), "start": f"2027-02-0{i + 3}T18:00:00"})
+                                      "unread": int(args.get("unread", 0)), "start": f"2027-02-0{i + 3}T18:00:00",
+                                      "avoid_bodies": args.get("avoid_bodies")})
         out.extend(t["records"])
     return out
+
+
+@param_hook("with_company")
+def with_company(rng: random.Random, env: dict[str, Any], args: dict[str, Any]) -> list[dict[str, Any]]:
+    """The contact ``records`` with their company set to ``company``."""
+    return [{**r, "company": args["company"]} for r in args["records"]]
 
 
 @param_hook("file_records")

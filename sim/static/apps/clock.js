@@ -24,7 +24,7 @@ const dayOrder = () => (flavor() === 'aosp' ? ['sun', ...DAYS.slice(0, 6)] : DAY
 
 // City → [country, UTC offset in minutes]. Standard time, no DST: the sim clock is treated as UTC.
 export const CITIES = {
-  'Abidjan': ['Côte d’Ivoire', 0], 'Accra': ['Ghana', 0], 'Addis Ababa': ['Ethiopia', 180], 'Adelaide': ['Australia', 570],
+  'Abidjan': ["Côte d'Ivoire", 0], 'Accra': ['Ghana', 0], 'Addis Ababa': ['Ethiopia', 180], 'Adelaide': ['Australia', 570],
   'Amsterdam': ['Netherlands', 60], 'Anchorage': ['United States', -540], 'Athens': ['Greece', 120],
   'Auckland': ['New Zealand', 720], 'Bangkok': ['Thailand', 420], 'Barcelona': ['Spain', 60], 'Beijing': ['China', 480],
   'Berlin': ['Germany', 60], 'Bogotá': ['Colombia', -300], 'Boston': ['United States', -300], 'Brussels': ['Belgium', 60],
@@ -43,7 +43,7 @@ export const CITIES = {
   'Prague': ['Czechia', 60], 'Reykjavík': ['Iceland', 0], 'Rio de Janeiro': ['Brazil', -180], 'Riyadh': ['Saudi Arabia', 180],
   'Rome': ['Italy', 60], 'San Francisco': ['United States', -480], 'Santiago': ['Chile', -240],
   'São Paulo': ['Brazil', -180], 'Seattle': ['United States', -480], 'Seoul': ['South Korea', 540],
-  'Shanghai': ['China', 480], 'Singapore': ['Singapore', 480], 'St. John’s': ['Canada', -210],
+  'Shanghai': ['China', 480], 'Singapore': ['Singapore', 480], "St. John's": ['Canada', -210],
   'Stockholm': ['Sweden', 60], 'Sydney': ['Australia', 600], 'Taipei': ['Taiwan', 480], 'Tehran': ['Iran', 210],
   'Tokyo': ['Japan', 540], 'Toronto': ['Canada', -300], 'Vancouver': ['Canada', -480], 'Vienna': ['Austria', 60],
   'Warsaw': ['Poland', 60], 'Zürich': ['Switzerland', 60],
@@ -221,8 +221,12 @@ function tabScreen(tab, { body, fab, title }) {
   const menu = { icon: '⋮', desc: 'More options', id: 'overflow', onClick: () => { ui().dialog = { kind: 'menu' }; } };
   const label = TABS().find((x) => x.id === tab)?.label || 'Clock';
   if (flavor() === 'aosp') {
-    return Screen({ title: title || label, up: false, actions: [menu], body, fab,
-      bottom: BottomNav({ items: TABS(), active: tab, onSelect }) });
+    // the FAB sits centred above the bottom navigation, as in the stock app
+    const fabEl = fab ? html`<div class="fab" style="left:50%;right:auto;transform:translateX(-50%);bottom:calc(100% + 12px)"
+        ...${A('android.widget.ImageButton', { desc: fab.desc, id: fab.id || 'fab', click: true, text: '' })}
+        ...${press(fab.onClick)}>${fab.icon || '+'}</div>` : null;
+    return Screen({ title: title || label, up: false, actions: [menu], body,
+      bottom: html`<div style="position:relative;flex:0 0 auto">${fabEl}${BottomNav({ items: TABS(), active: tab, onSelect })}</div>` });
   }
   return Screen({ title: title || 'Clock', up: false, actions: [menu], body, fab,
     tabs: Tabs({ tabs: TABS(), active: tab, onSelect }) });

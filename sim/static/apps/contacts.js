@@ -53,7 +53,7 @@ export function matchContact(c, q) {
   return false;
 }
 function hash(s) { let h = 0; for (const ch of String(s)) h = (h * 31 + ch.codePointAt(0)) >>> 0; return h; }
-function Avatar(name, size = 36) {
+export function Avatar(name, size = 36) {
   const ch = String(name || '?').trim().charAt(0).toUpperCase() || '?';
   return html`<span style=${`display:inline-flex;align-items:center;justify-content:center;width:${size}px;height:${size}px;border-radius:50%;background:${COLORS[hash(name) % COLORS.length]};color:#fff;font-size:${Math.round(size * 0.45)}px;font-weight:500`}>${ch}</span>`;
 }
