@@ -16,7 +16,7 @@ from typing import Any
 
 from .profiles import DeviceProfile
 
-SETTLE_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(() => r(window.S2R.renders))))"
+SETTLE_JS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(window.S2R.renders), 0)))"
 
 
 @dataclass

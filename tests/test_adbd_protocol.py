@@ -725,12 +725,16 @@ def test_virtual_fs_matches_real_os(ops: list[tuple]) -> None:
     """Random operation sequences give the same results and errors as Linux."""
     import tempfile
 
+    # Safety: ".." components and "../a" links can climb at most 3 + 40 (ELOOP) levels,
+    # so the real side works 64 empty levels below its TemporaryDirectory and can never
+    # touch anything outside it; the VirtualFS mirrors the same nesting under "/".
+    nest = "/".join(["d"] * 64) + "/r"
     fs = VirtualFS()
-    fs.mkdir("/r")
+    fs.makedirs("/" + nest)
     with tempfile.TemporaryDirectory() as tmp:
-        root = os.path.join(tmp, "r")  # one level down, so "../a" links resolve alike
-        os.mkdir(root)
+        root = os.path.join(tmp, nest)
+        os.makedirs(root)
         for op in ops:
             real = _outcome(lambda: _fs_apply(op, lambda q: os.path.join(root, q), _RealOs))
-            virt = _outcome(lambda: _fs_apply(op, lambda q: "/r/" + q, fs))
+            virt = _outcome(lambda: _fs_apply(op, lambda q: f"/{nest}/{q}", fs))
             assert virt == real, (op, ops)

@@ -275,23 +275,28 @@ def test_step_viewer_with_and_without_traces(tmp_path: Path) -> None:
                  ("base", "device"): [[False]] * 4, ("trained", "device"): [[False], [True], [True], [False]]}, tasks)
     recs = [r.model_copy(update={"instruction": "设置 7:30 的闹钟 ⏰"}) if r.task_id == "闹钟-设置" else r for r in recs]
     run = write_run(tmp_path / "run", recs)
-    # traces for the disagreeing task 闹钟-设置 (trained): sim succeeds, device fails
+    # traces for the disagreeing task 闹钟-设置 (trained), in the runner's layout: 000.jpg is the first
+    # screen, NNN.jpg the screen after step NNN; the invalid step 2 left no screenshot
     for r in recs:
         if r.task_id == "闹钟-设置" and r.policy == "trained":
             d = run / "traces" / r.episode_id
             d.mkdir(parents=True)
             color = (40, 160, 90) if r.backend == "sim" else (200, 60, 40)
-            for i in range(3):
+            for i in (0, 1, 3):
                 (d / f"{i:03d}.jpg").write_bytes(_jpeg(color))
-            steps = [{"step": 0, "action": {"type": "open_app", "app": "clock"}, "timings_ms": {"total_ms": 120}},
-                     {"step": 1, "action": {"type": "type", "text": "7:30 闹钟"}, "timings_ms": {"act": 40, "obs": 60}}]
+            (d / "004.jpg").write_bytes(b"not an image")
+            steps = [{"step": 1, "action": {"type": "open_app", "app": "clock"}, "timings_ms": {"total": 120}},
+                     {"step": 2, "raw": "tap(闹钟", "invalid": "bad_value: unclosed call"},
+                     {"step": 3, "action": {"type": "type", "text": "7:30 闹钟"}, "timings_ms": {"act": 40, "observe": 60}}]
             (d / "steps.jsonl").write_text("".join(json.dumps(x, ensure_ascii=False) + "\n" for x in steps)
                                            + "{torn line", encoding="utf-8")
-            (d / "003.jpg").write_bytes(b"not an image")
     p = write_report(run, bootstrap=B)
     html = p.html.read_text(encoding="utf-8")
+    # per side: step 1 on 000.jpg, steps 2 and 3 on 001.jpg, the final screen 004.jpg is unreadable
     assert html.count("data:image/jpeg;base64,") == 6
+    assert html.count("screenshot unreadable") == 2
     assert "7:30 闹钟" in html and "open_app" in html and "闹钟-设置" in html
+    assert "✗ invalid: bad_value: unclosed call" in html and "raw output: tap(闹钟" in html
     assert "No trace recorded" in html  # t3 disagrees too but has no traces
     assert "class='viewer'" in html and "◀ prev" in html
     raw = p.summary.read_text(encoding="utf-8")

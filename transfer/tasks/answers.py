@@ -535,8 +535,19 @@ def _render_answer(f: AnswerField, v: Any) -> Any:
         return v.get("text12") or f"{v['hour']:02d}:{v['minute']:02d}"
     if f.type == "date" and isinstance(v, dict):
         return v.get("text") or v.get("iso")
+    if f.type == "duration" and isinstance(v, (int, float)) and not isinstance(v, bool):
+        return format_duration(float(v))
     if isinstance(v, (dict,)) and "text" in v:
         return v["text"]
     if isinstance(v, float) and v.is_integer():
         return str(int(v))
     return v if isinstance(v, str) else str(v)
+
+
+def format_duration(seconds: float) -> str:
+    """``5430`` → ``"1 h 30 min 30 s"`` (what a person would write)."""
+    total = round(seconds)
+    h, rem = divmod(total, 3600)
+    m, sec = divmod(rem, 60)
+    parts = [f"{h} h" if h else "", f"{m} min" if m else "", f"{sec} s" if sec or not total else ""]
+    return " ".join(p for p in parts if p)

@@ -216,6 +216,22 @@ def with_company(rng: random.Random, env: dict[str, Any], args: dict[str, Any]) 
     return [{**r, "company": args["company"]} for r in args["records"]]
 
 
+@param_hook("events_on")
+def events_on(rng: random.Random, env: dict[str, Any], args: dict[str, Any]) -> list[dict[str, Any]]:
+    """``n`` events on ``date`` (distinct hours) and the rest of ``titles`` on the days around it."""
+    day = datetime.fromisoformat(str(args["date"]))
+    titles = list(args["titles"])
+    n = int(args["n"])
+    if n > len(titles):
+        raise ValueError(f"events_on: n={n} but only {len(titles)} titles")
+    hours = rng.sample(range(8, 19), len(titles))
+    out = []
+    for i, (title, h) in enumerate(zip(titles, hours)):
+        when = day if i < n else day + timedelta(days=rng.choice((-2, -1, 1, 2)))
+        out.append({"title": title, "start": when.replace(hour=h).isoformat()})
+    return out
+
+
 @param_hook("file_records")
 def file_records(rng: random.Random, env: dict[str, Any], args: dict[str, Any]) -> list[dict[str, Any]]:
     """``n`` files with distinct names in folder ``dir`` (sizes 10 kB–5 MB), none named in ``avoid``."""

@@ -21,7 +21,7 @@ from typing import Any, Iterable
 from pydantic import BaseModel, ConfigDict, Field
 
 from actionmap.actions import Action, Answer
-from actionmap.worldstate import Change, WorldState, _record_key, diff
+from actionmap.worldstate import Change, WorldState, _record_key, diff, flatten
 
 from .match import compare, norm_text, record_get, semantic_for, values_equal
 from .model import RECORD_CHECK_KINDS, FieldCheck, HookCheck, RecordCheck, TaskInstance
@@ -115,6 +115,29 @@ def _summary(kind: str, rec: Any, keys: Iterable[str]) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------- checks
+class _Keys:
+    """Flatten keys of every record, per kind and side, computed once per verdict."""
+
+    __slots__ = ("before", "after", "cache")
+
+    def __init__(self, before: WorldState, after: WorldState) -> None:
+        self.before, self.after = before, after
+        self.cache: dict[tuple[str, bool], list[str]] = {}
+
+    def of(self, kind: str, after: bool) -> list[str]:
+        k = (kind, after)
+        keys = self.cache.get(k)
+        if keys is None:
+            state = self.after if after else self.before
+            if kind == "world_clocks":
+                keys = [str(x) for x in state.world_clocks or ()]
+            else:
+                recs = state.model_dump(mode="json", include={kind}).get(kind) or []
+                keys = [_record_key(kind, r) for r in recs]
+            self.cache[k] = keys
+        return keys
+
+
 class _Allowed:
     """Record subtrees (and fields within them) that goals account for."""
 
@@ -123,10 +146,9 @@ class _Allowed:
     def __init__(self) -> None:
         self.records: dict[str, list[tuple[str, frozenset[str] | None]]] = {}
 
-    def add(self, kind: str, rec: Any, fields: Iterable[str] | None = None) -> None:
-        prefix = f"{kind}[{record_key(kind, rec)}"
+    def add(self, kind: str, key: str, rec: Any, fields: Iterable[str] | None = None) -> None:
         only = frozenset(fields) if fields is not None and _has_id(kind, rec) else None
-        self.records.setdefault(kind, []).append((prefix, only))
+        self.records.setdefault(kind, []).append((f"{kind}[{key}", only))
 
     def covers(self, path: str) -> bool:
         kind = path.split("[", 1)[0]
@@ -157,7 +179,7 @@ def _check_field(g: FieldCheck, after: WorldState, name: str) -> CheckResult:
 
 
 def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: str,
-                  allowed: _Allowed) -> CheckResult:
+                  allowed: _Allowed, keys: _Keys) -> CheckResult:
     kind, op = g.kind, g.op
     field = f"{kind}[{_describe(g.match)}]"
     if op == "each" and len(g.expect) == 1:
@@ -166,14 +188,20 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
     prev = getattr(before, kind)
     if recs is None or (op == "created" and prev is None):
         return CheckResult(name=name, field=field, undetermined=True, detail=f"{kind} are unknown on this backend")
+    prev = prev or []
     full = {**g.match, **g.expect}
+
+    def hits(rs: list[Any], spec: dict[str, Any]) -> list[int]:
+        return [i for i, r in enumerate(rs) if record_matches(r, kind, spec)]
+
     if op == "each":
-        matched = [r for r in recs if record_matches(r, kind, g.match)]
-        for r in matched:
-            allowed.add(kind, r, g.expect)
-        for r in prev or ():
-            if record_matches(r, kind, g.match):
-                allowed.add(kind, r, g.expect)
+        idx = hits(recs, g.match)
+        ak, bk = keys.of(kind, True), keys.of(kind, False)
+        for i in idx:
+            allowed.add(kind, ak[i], recs[i], g.expect)
+        for i in hits(prev, g.match):
+            allowed.add(kind, bk[i], prev[i], g.expect)
+        matched = [recs[i] for i in idx]
         ok = bool(matched) and all(record_matches(r, kind, g.expect) for r in matched)
         actual: Any = [_summary(kind, r, g.expect) for r in matched] if matched else "no matching record"
         expected: Any = g.expect
@@ -183,33 +211,38 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
             actual = actual[0] if len(actual) == 1 else actual
             expected = g.expect[k]
     elif op == "exists":
-        matched = [r for r in recs if record_matches(r, kind, full)]
-        for r in matched:
-            allowed.add(kind, r)
-        ok = bool(matched)
-        actual, expected = len(matched), "at least 1"
+        idx = hits(recs, full)
+        ak = keys.of(kind, True)
+        for i in idx:
+            allowed.add(kind, ak[i], recs[i])
+        ok = bool(idx)
+        actual, expected = len(idx), "at least 1"
     elif op == "absent":
-        matched = [r for r in recs if record_matches(r, kind, g.match)]
-        for r in prev or ():
-            if record_matches(r, kind, g.match):
-                allowed.add(kind, r)
-        ok = not matched
-        actual, expected = len(matched), 0
+        n = len(hits(recs, g.match))
+        bk = keys.of(kind, False)
+        for i in hits(prev, g.match):
+            allowed.add(kind, bk[i], prev[i])
+        ok = n == 0
+        actual, expected = n, 0
     elif op == "count":
-        matched = [r for r in recs if record_matches(r, kind, g.match)]
-        for r in list(matched) + [r for r in prev or () if record_matches(r, kind, g.match)]:
-            allowed.add(kind, r)
-        ok = len(matched) == g.count
-        actual, expected = len(matched), g.count
-    else:  # created
-        old = {record_key(kind, r) for r in prev or ()}
-        fresh = [r for r in recs if record_key(kind, r) not in old]
-        made = [r for r in fresh if record_matches(r, kind, full)]
-        for r in made[: g.new]:
-            allowed.add(kind, r)
+        idx = hits(recs, g.match)
+        ak, bk = keys.of(kind, True), keys.of(kind, False)
+        for i in idx:
+            allowed.add(kind, ak[i], recs[i])
+        for i in hits(prev, g.match):
+            allowed.add(kind, bk[i], prev[i])
+        ok = len(idx) == g.count
+        actual, expected = len(idx), g.count
+    else:  # created: records matching that were not there before (by flatten key)
+        old = set(keys.of(kind, False))
+        ak = keys.of(kind, True)
+        fresh = [i for i, k in enumerate(ak) if k not in old]
+        made = [i for i in fresh if record_matches(recs[i], kind, full)]
+        for i in made[: g.new]:
+            allowed.add(kind, ak[i], recs[i])
         ok = len(made) >= g.new
         expected = {"new": g.new, **{k: _spec_parts(v)[1] for k, v in full.items()}}
-        actual = len(made) if ok or not fresh else [_summary(kind, r, full) for r in fresh[:3]]
+        actual = len(made) if ok or not fresh else [_summary(kind, recs[i], full) for i in fresh[:3]]
     return CheckResult(name=name, field=field, expected=_jsonable(expected), actual=_jsonable(actual), passed=ok,
                        detail="" if ok else f"{op} failed")
 
@@ -276,6 +309,76 @@ def _empty_list_marker(c: Change) -> bool:
     return c.path in RECORD_CHECK_KINDS and c.before in ([], None) and c.after in ([], None)
 
 
+# --------------------------------------------------------------------------------------- diff
+_SECTIONS: tuple[str, ...] = tuple(WorldState.model_fields)
+
+
+def section_diff(before: WorldState, after: WorldState) -> list[Change]:
+    """Exactly :func:`actionmap.worldstate.diff`, computed faster.
+
+    Only top-level sections that differ are looked at, and inside a record list only the
+    records that differ are flattened (their keys, duplicate suffixes included, are computed
+    as ``flatten`` computes them). A verdict on a lived-in phone then costs a fraction of a
+    millisecond instead of a full flatten of both states.
+    """
+    out: list[Change] = []
+    for name in _SECTIONS:
+        b, a = getattr(before, name), getattr(after, name)
+        if b == a:
+            continue
+        bd = before.model_dump(mode="json", include={name})
+        ad = after.model_dump(mode="json", include={name})
+        bl, al = bd.get(name), ad.get(name)
+        if _record_list(bl) and _record_list(al):
+            out.extend(_list_diff(name, bl, al))
+        else:
+            out.extend(diff(bd, ad))
+    out.sort(key=lambda c: c.path)
+    return out
+
+
+def _record_list(v: Any) -> bool:
+    return isinstance(v, list) and bool(v) and all(isinstance(x, dict) for x in v)
+
+
+def _keyed(kind: str, recs: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    seen: dict[str, int] = {}
+    out: dict[str, dict[str, Any]] = {}
+    for rec in recs:
+        key = _record_key(kind, rec)
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        out[f"{key}#{n}" if n else key] = rec
+    return out
+
+
+def _list_diff(kind: str, before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[Change]:
+    kb, ka = _keyed(kind, before), _keyed(kind, after)
+    out: list[Change] = []
+    for key in kb.keys() | ka.keys():
+        rb, ra = kb.get(key), ka.get(key)
+        if rb == ra:
+            continue
+        fb = _flatten_record(kind, key, rb)
+        fa = _flatten_record(kind, key, ra)
+        for p in fb.keys() | fa.keys():
+            if fb.get(p) != fa.get(p):
+                out.append(Change(path=p, before=fb.get(p), after=fa.get(p)))
+    return out
+
+
+def _flatten_record(kind: str, key: str, rec: dict[str, Any] | None) -> dict[str, Any]:
+    """``flatten`` paths of one record, re-keyed with its position-dependent key."""
+    if rec is None:
+        return {}
+    flat = flatten({kind: [rec]})
+    inner = f"{kind}[{_record_key(kind, rec)}]"
+    outer = f"{kind}[{key}]"
+    if inner == outer:
+        return flat
+    return {outer + p[len(inner):]: v for p, v in flat.items()}
+
+
 # --------------------------------------------------------------------------------------- judge
 def answer_fields(final_action: Action | dict[str, Any] | None) -> dict[str, Any] | None:
     if isinstance(final_action, Answer):
@@ -289,12 +392,13 @@ def judge(instance: TaskInstance, before: WorldState, after: WorldState, final_a
           truncated: bool = False, ignore: tuple[str, ...] = DEFAULT_IGNORED) -> Verdict:
     """Score one episode. ``truncated``: the episode ended because the step budget ran out."""
     allowed = _Allowed()
+    keys = _Keys(before, after)
     checks: list[CheckResult] = []
     for g, name in zip(instance.goals, _names(instance)):
         if isinstance(g, FieldCheck):
             checks.append(_check_field(g, after, name))
         elif isinstance(g, RecordCheck):
-            checks.append(_check_record(g, before, after, name, allowed))
+            checks.append(_check_record(g, before, after, name, allowed, keys))
         else:
             checks.append(_check_hook(g, before, after, name))
     if instance.answer_sheet is not None:
@@ -306,7 +410,7 @@ def judge(instance: TaskInstance, before: WorldState, after: WorldState, final_a
     success = None if undetermined else (not failed and bool(checks))
     progress = (sum(c.passed for c in determined) / len(determined)) if determined else 0.0
 
-    unexpected = side_effects(instance, diff(before, after), allowed, ignore)
+    unexpected = side_effects(instance, section_diff(before, after), allowed, ignore)
     ftype = getattr(final_action, "type", None) if final_action is not None else None
     if isinstance(final_action, dict):
         ftype = final_action.get("type")

@@ -47,6 +47,7 @@ def digits(s: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKC", s) if c.isdigit())
 
 
+@lru_cache(maxsize=8192)
 def phone_eq(a: str, b: str) -> bool:
     """Same number: equal digits, or equal up to a country code (as Android's loose compare)."""
     da, db = digits(str(a)), digits(str(b))

@@ -372,6 +372,7 @@ _FUNCS: dict[str, Callable[..., Any]] = {
     "sorted": sorted, "sum": sum, "num": _fmt_num, "ascii": ascii_fold, "lower": lambda s: str(s).lower(),
     "pct255": lambda p: round(p * 255 / 100),
     "ext": lambda name: ("." + str(name).rpartition(".")[2]) if "." in str(name) else "",
+    "basename": lambda path: str(path).rstrip("/").rpartition("/")[2],
     "stem": lambda name: str(name).rpartition(".")[0] if "." in str(name) else str(name), "time": time_value, "date": lambda s: date_value(date.fromisoformat(s)),
     "add_minutes": lambda t, m: time_value(((t["hour"] * 60 + t["minute"] + m) // 60) % 24,
                                            (t["hour"] * 60 + t["minute"] + m) % 60,

@@ -325,6 +325,11 @@ function alarmTab(p) {
 
 // sim flavor: the Add/Edit alarm form (p: {id|null, hour, minute, days, vibrate}; label in fields)
 function edit(p) {
+  if (!Number.isInteger(p.hour) || !Number.isInteger(p.minute)) {  // opened by a deep link without a draft
+    const d = now();
+    Object.assign(p, { id: p.id || null, hour: d.getUTCHours(), minute: d.getUTCMinutes(), days: [], vibrate: true });
+  }
+  if (!Array.isArray(p.days)) p.days = [];
   const isNew = !p.id;
   const time = fmt(p.hour, p.minute);
   const save = () => {

@@ -72,15 +72,24 @@ function fmtDuration(s) {
 function press(fn) {
   return { onClick: (e) => { if (window.S2R.gestureLock) return; e.stopPropagation(); update(() => fn(e)); } };
 }
-/** Tap + long press for dial pad keys (0 → '+', backspace → clear), with touch semantics. */
+/** Tap + long press for dial pad keys (0 → '+', backspace → clear), with touch semantics.
+ * The gesture's state lives on the DOM node: a long press re-renders, which swaps in new
+ * handler closures before the touch ends, so closure state would be lost. */
 function hold(onClick, onLong) {
-  let timer = null, fired = false;
   return {
-    onTouchStart: () => { fired = false; clearTimeout(timer); timer = setTimeout(() => { fired = true; update(() => onLong()); }, 500); },
-    onTouchMove: () => clearTimeout(timer),
-    onTouchEnd: () => clearTimeout(timer),
+    onTouchStart: (e) => {
+      const el = e.currentTarget;
+      el._lpFired = false; clearTimeout(el._lpTimer);
+      el._lpTimer = setTimeout(() => { el._lpFired = true; update(() => onLong()); }, 500);
+    },
+    onTouchMove: (e) => clearTimeout(e.currentTarget._lpTimer),
+    onTouchEnd: (e) => clearTimeout(e.currentTarget._lpTimer),
     onContextMenu: (e) => e.preventDefault(),
-    onClick: (e) => { if (fired || window.S2R.gestureLock) { fired = false; return; } e.stopPropagation(); update(() => onClick(e)); },
+    onClick: (e) => {
+      const el = e.currentTarget;
+      if (el._lpFired || window.S2R.gestureLock) { el._lpFired = false; return; }
+      e.stopPropagation(); update(() => onClick(e));
+    },
   };
 }
 function IconBtn(icon, desc, fn, id) {
@@ -169,7 +178,7 @@ function DigitsField() {
     <div style="flex:1" ...${A('android.widget.EditText', { id: 'digits', text: num, click: true, edit: true })}
         onClick=${() => { if (u.focus !== 'ph_digits') update(() => { u.focus = 'ph_digits'; u.keyboard = false; }); }}>
       <input class="input" data-field="ph_digits" value=${num} inputmode="none" autocomplete="off" spellcheck=${false}
-        style="text-align:center;font-size:calc(30px * var(--fs));letter-spacing:1px"
+        style="text-align:center;font-size:calc(30px * var(--fs));letter-spacing:1px;caret-color:transparent"
         onInput=${(e) => update(() => { world().dialer_number = e.target.value.replace(/[^0-9*#+,;]/g, ''); })}
         onFocus=${() => { if (u.focus !== 'ph_digits') update(() => { u.focus = 'ph_digits'; u.keyboard = false; }); }} />
     </div>
@@ -310,11 +319,13 @@ function main(p) {
         ...${A('android.widget.TextView', { id: 'search_view_container', text: 'Search contacts & places', click: true })} ...${press(startSearch)}>🔍  Search contacts & places</div>`;
     const body = tab === 'recents' ? recentsBody(p) : tab === 'contacts' ? contactsBody() : tab === 'voicemail'
       ? Empty('No voicemail') : favoritesBody();
+    // the FAB floats above the bottom navigation (the kit's FAB sits at the screen's bottom edge)
+    const fab = html`<div class="fab" style="bottom:calc(100% + 16px)"
+      ...${A('android.widget.ImageButton', { desc: 'key pad', id: 'dialpad_fab', click: true, text: '' })} ...${press(openDialpad)}>⠿</div>`;
     return Screen({ up: false, search: bar, actions: [more], body,
-      fab: { desc: 'key pad', id: 'dialpad_fab', icon: '⠿', onClick: openDialpad },
-      bottom: BottomNav({ active: tab, onSelect: (id) => { u.ph_expanded = null; replace('main', { tab: id }); }, items: [
+      bottom: html`<div style="position:relative">${fab}${BottomNav({ active: tab, onSelect: (id) => { u.ph_expanded = null; replace('main', { tab: id }); }, items: [
         { id: 'favorites', label: 'Favorites', icon: '★' }, { id: 'recents', label: 'Recents', icon: '🕘' },
-        { id: 'contacts', label: 'Contacts', icon: '👥' }, { id: 'voicemail', label: 'Voicemail', icon: '✉' }] }) });
+        { id: 'contacts', label: 'Contacts', icon: '👥' }, { id: 'voicemail', label: 'Voicemail', icon: '✉' }] })}</div>` });
   }
   const tabs = Tabs({ active: tab, onSelect: (id) => { if (id === 'keypad') openDialpad(); else replace('main', { tab: id }); }, tabs: [
     { id: 'keypad', label: 'Keypad' }, { id: 'recents', label: 'Recents' }, { id: 'contacts', label: 'Contacts' }] });

@@ -1,0 +1,118 @@
+"""The sim-to-real gaps of the virtual phone, as explicit, recorded knobs.
+
+Why knobs: a policy trained in the simulator meets a real phone that differs in ways we can
+name — screen geometry, app structure and wording, input latency, animations that keep the
+frame moving after a tap, an IME covering the lower screen, a permission dialog on first
+launch, imprecise touches, a flaky USB/Wi-Fi link. The virtual phone reproduces each gap on
+purpose, with a *recorded default*, so a transfer report can say exactly which gaps a run
+had (``VirtualPhone.info()["knobs"]`` and ``s2r vdevice start`` print them).
+
+Defaults, and why:
+
+* ``profile="pixel"`` (1080×2400 @ 440 dpi, "Pixel 7") — unlike the sim default (480 dpi),
+  as a real phone would be.
+* ``flavor="aosp"`` — stock Android app structure and strings.
+* ``input_latency_ms=30`` — a USB phone takes ~20–40 ms from ``input`` to the event.
+* ``animation_ms=300`` — frames keep changing for 300 ms after an action (a cross-fade from
+  the previous frame, see :mod:`device.virtual.phone`); ``settings put global
+  animator_duration_scale 0`` turns it off, as it does on a phone.
+* ``ime_visible=True`` — the soft keyboard covers the lower screen while a field has focus.
+* ``permission_prompts=["messages", "phone"]`` — on a fresh AOSP phone these two system
+  apps ask for runtime permissions (notifications; phone/contacts) on first launch. The
+  sim's apps have no camera; these are its "camera-like" permission-hungry apps.
+* ``touch_jitter_px=0`` — touches land exactly (set e.g. 6 for a clumsy finger); seeded.
+* ``flaky`` off — set ``drop_every_n`` or ``drop_probability`` for fault tests.
+* ``clock_rate=1.0`` — the phone's clock follows wall time (a device's clock does not wait
+  for the policy); 0 freezes the sim clock.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from actionmap.apps import APP_IDS
+
+__all__ = ["FlakyTransport", "PhoneKnobs", "DEFAULT_IME", "ADB_KEYBOARD_IME", "U2_IME"]
+
+#: The AOSP keyboard (what a stock phone types with).
+DEFAULT_IME = "com.android.inputmethod.latin/.LatinIME"
+#: ADB Keyboard (https://github.com/senzhk/ADBKeyBoard): types broadcast text, Unicode-safe.
+ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
+#: uiautomator2's own IME (``d.send_keys`` broadcasts to it).
+U2_IME = "com.github.uiautomator/.AdbKeyboard"
+
+
+class FlakyTransport(BaseModel):
+    """Drop the adb TCP connection now and then (off by default).
+
+    ``drop_every_n``: every N-th stream the host opens (a shell command, a sync session, a
+    forwarded socket) tears the TCP connection down. ``drop_probability``: each stream does so
+    with probability p (seeded by ``PhoneKnobs.seed``). The adb server then shows the
+    device ``offline`` until it reconnects, exactly the failure a loose cable causes.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    drop_every_n: int = Field(0, ge=0, description="0 = never.")
+    drop_probability: float = Field(0.0, ge=0.0, le=1.0)
+
+    @property
+    def enabled(self) -> bool:
+        return self.drop_every_n > 0 or self.drop_probability > 0
+
+
+class PhoneKnobs(BaseModel):
+    """Everything that makes this virtual phone differ from the plain simulator."""
+
+    model_config = ConfigDict(extra="forbid")
+    profile: str = Field("pixel", description="Device profile (sim.profiles): screen size, density, model.")
+    flavor: str = Field("aosp", description="App structure and strings: 'aosp' (stock Android) or 'sim'.")
+    seed: int = Field(0, description="World seed, and the seed of touch jitter and transport faults.")
+    input_latency_ms: float = Field(30.0, ge=0, le=5000, description="Delay before each input event lands.")
+    animation_ms: int = Field(300, ge=0, le=5000,
+                              description="Frames keep changing this long after an action (0 = off).")
+    ime_visible: bool = Field(True, description="The soft keyboard covers the lower screen while typing.")
+    permission_prompts: list[str] = Field(default_factory=lambda: ["messages", "phone"],
+                                          description="Apps that ask for a runtime permission on first launch.")
+    touch_jitter_px: int = Field(0, ge=0, le=200, description="Touches land up to ±N px off target (seeded).")
+    flaky: FlakyTransport = Field(default_factory=FlakyTransport)
+    clock_rate: float = Field(1.0, ge=0, le=1000, description="Sim seconds per wall second (0 = frozen clock).")
+    installed_imes: list[str] = Field(default_factory=lambda: [DEFAULT_IME, ADB_KEYBOARD_IME, U2_IME],
+                                      description="IMEs installed on the phone (the first is the default).")
+
+    @field_validator("flavor")
+    @classmethod
+    def _flavor(cls, v: str) -> str:
+        if v not in ("aosp", "sim"):
+            raise ValueError(f"unknown flavor {v!r}; expected 'aosp' or 'sim'")
+        return v
+
+    @field_validator("profile")
+    @classmethod
+    def _profile(cls, v: str) -> str:
+        from sim.profiles import PROFILES
+
+        if v not in PROFILES:
+            raise ValueError(f"unknown profile {v!r}; known: {', '.join(PROFILES)}")
+        return v
+
+    @field_validator("permission_prompts")
+    @classmethod
+    def _apps(cls, v: list[str]) -> list[str]:
+        unknown = [a for a in v if a not in APP_IDS]
+        if unknown:
+            raise ValueError(f"unknown app ids {unknown}; known: {', '.join(APP_IDS)}")
+        return v
+
+    @field_validator("installed_imes")
+    @classmethod
+    def _imes(cls, v: list[str]) -> list[str]:
+        if not v:
+            raise ValueError("at least one IME must be installed")
+        for ime in v:
+            if "/" not in ime:
+                raise ValueError(f"an IME id looks like 'package/.Service', got {ime!r}")
+        return v
+
+    def summary(self) -> dict[str, object]:
+        """JSON-ready values (what ``info()`` and the CLI print)."""
+        return self.model_dump(mode="json")

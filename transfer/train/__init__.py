@@ -1,0 +1,1 @@
+"""Training policies in the simulator."""
