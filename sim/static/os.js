@@ -137,20 +137,22 @@ export function pkgOf(appId) {
 // touch events (Python dispatches them through CDP). A row that handles long press must
 // not also fire its tap.
 const LONG_MS = 500;
-function pressHandlers(onClick, onLong) {
+// One press at a time: kept outside the handlers because the long press re-renders, and the
+// re-rendered node's fresh handlers must still swallow the click that ends that press.
+const lp = { timer: null, fired: false };
+export function pressHandlers(onClick, onLong) {
   if (!onLong) return { onClick: (e) => { if (S2R.gestureLock) return; update(() => onClick(e)); } };
-  let t0 = 0, longFired = false, timer = null;
   return {
     onTouchStart: (e) => {
-      t0 = e.timeStamp; longFired = false;
-      clearTimeout(timer);
-      timer = setTimeout(() => { longFired = true; update(() => onLong(e)); }, LONG_MS);
+      lp.fired = false;
+      clearTimeout(lp.timer);
+      lp.timer = setTimeout(() => { lp.fired = true; update(() => onLong(e)); }, LONG_MS);
     },
-    onTouchMove: () => { clearTimeout(timer); },
-    onTouchEnd: () => { clearTimeout(timer); },
+    onTouchMove: () => { clearTimeout(lp.timer); },
+    onTouchEnd: () => { clearTimeout(lp.timer); },
     onContextMenu: (e) => { e.preventDefault(); },
     onClick: (e) => {
-      if (longFired || S2R.gestureLock) { longFired = false; return; }
+      if (lp.fired || S2R.gestureLock) { lp.fired = false; return; }
       if (onClick) update(() => onClick(e));
     },
   };

@@ -16,14 +16,14 @@ from __future__ import annotations
 import re
 import time
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from actionmap.actions import Action, Answer
 from actionmap.worldstate import Change, WorldState, _record_key, diff, flatten
 
-from .match import compare, norm_text, record_get, semantic_for, values_equal
+from .match import compare, norm_path, norm_text, record_get, semantic_for, to_datetime
 from .model import RECORD_CHECK_KINDS, FieldCheck, HookCheck, RecordCheck, TaskInstance
 from .results import CheckResult
 
@@ -84,6 +84,49 @@ def record_matches(rec: Any, kind: str, match: dict[str, Any]) -> bool:
         if not field_matches(rec, kind, field, spec):
             return False
     return True
+
+
+_IDENTITY: dict[str, tuple[str, ...]] = {"files": ("path",), "world_clocks": ("city",)}
+"""Kinds whose records are unique by these fields: one that already exists cannot be created."""
+
+_VIRTUAL = {("files", "name"), ("files", "dir"), ("events", "date"), ("events", "start"), ("events", "end"),
+            ("contacts", "phones")}
+"""Fields read through :func:`record_get` (computed, or needing conversion) rather than directly."""
+
+
+def _predicate(kind: str, field: str, spec: Any) -> Callable[[Any], bool]:
+    """One field spec as a predicate on the field's value, with targets normalized once.
+
+    Equivalent to :func:`field_matches`; the fast paths cover the common literal cases and
+    everything else goes through :func:`transfer.tasks.match.compare`.
+    """
+    op, value, tol, rel_tol, sem_o = _spec_parts(spec)
+    sem = semantic_for(kind, field, sem_o)
+    if op == "eq" and isinstance(value, bool):
+        return lambda v: v is value
+    if op == "eq" and sem == "path" and isinstance(value, str):
+        t = norm_path(value)
+        return lambda v: norm_path(v) == t if type(v) is str else compare(op, v, value, sem, tol, rel_tol)
+    if op == "eq" and sem == "auto" and isinstance(value, str) and to_datetime(value) is None:
+        t = norm_text(value)
+        return lambda v: norm_text(v) == t if type(v) is str else compare(op, v, value, sem, tol, rel_tol)
+    if op == "eq" and sem == "auto" and type(value) is int:
+        return lambda v: v == value if type(v) is int else compare(op, v, value, sem, tol, rel_tol)
+    return lambda v: compare(op, v, value, sem, tol, rel_tol)
+
+
+def compile_match(kind: str, match: dict[str, Any]) -> Callable[[Any], bool]:
+    """``match`` as one predicate over records (models or dicts)."""
+    preds = []
+    for field, spec in match.items():
+        pred = _predicate(kind, field, spec)
+        if kind == "world_clocks" or (kind, field) in _VIRTUAL:
+            preds.append((lambda r, f=field, p=pred: p(record_get(r, kind, f))))
+        else:
+            preds.append((lambda r, f=field, p=pred: p(getattr(r, f, None) if not isinstance(r, dict) else r.get(f))))
+    if len(preds) == 1:
+        return preds[0]
+    return lambda r: all(p(r) for p in preds)
 
 
 def record_key(kind: str, rec: Any) -> str:
@@ -192,7 +235,8 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
     full = {**g.match, **g.expect}
 
     def hits(rs: list[Any], spec: dict[str, Any]) -> list[int]:
-        return [i for i, r in enumerate(rs) if record_matches(r, kind, spec)]
+        pred = compile_match(kind, spec)
+        return [i for i, r in enumerate(rs) if pred(r)]
 
     if op == "each":
         idx = hits(recs, g.match)
@@ -202,7 +246,8 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
         for i in hits(prev, g.match):
             allowed.add(kind, bk[i], prev[i], g.expect)
         matched = [recs[i] for i in idx]
-        ok = bool(matched) and all(record_matches(r, kind, g.expect) for r in matched)
+        want = compile_match(kind, g.expect)
+        ok = bool(matched) and all(want(r) for r in matched)
         actual: Any = [_summary(kind, r, g.expect) for r in matched] if matched else "no matching record"
         expected: Any = g.expect
         if len(g.expect) == 1 and matched:
@@ -234,17 +279,34 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
         ok = len(idx) == g.count
         actual, expected = len(idx), g.count
     else:  # created: records matching that were not there before (by flatten key)
+        ident = {f: full[f] for f in _IDENTITY.get(kind, ()) if f in full}
+        if ident and len(ident) == len(_IDENTITY[kind]) and hits(prev, ident):
+            return CheckResult(name=name, field=field, expected=_jsonable(ident), undetermined=True,
+                               detail=f"precondition not met: {kind} {_describe(ident)} existed before the episode")
         old = set(keys.of(kind, False))
         ak = keys.of(kind, True)
         fresh = [i for i, k in enumerate(ak) if k not in old]
-        made = [i for i in fresh if record_matches(recs[i], kind, full)]
+        want = compile_match(kind, full)
+        made = [i for i in fresh if want(recs[i])]
         for i in made[: g.new]:
             allowed.add(kind, ak[i], recs[i])
         ok = len(made) >= g.new
         expected = {"new": g.new, **{k: _spec_parts(v)[1] for k, v in full.items()}}
         actual = len(made) if ok or not fresh else [_summary(kind, recs[i], full) for i in fresh[:3]]
+    if ok:
+        detail = ""
+    elif op == "each":
+        detail = "a matching record has other values" if actual != "no matching record" else "no matching record"
+    elif op == "absent":
+        detail = f"{actual} matching record(s) still present"
+    elif op == "count":
+        detail = f"{actual} matching record(s), expected {g.count}"
+    elif op == "created":
+        detail = "no new matching record" + (" (new records shown in actual)" if isinstance(actual, list) else "")
+    else:
+        detail = "no matching record"
     return CheckResult(name=name, field=field, expected=_jsonable(expected), actual=_jsonable(actual), passed=ok,
-                       detail="" if ok else f"{op} failed")
+                       detail=detail)
 
 
 def _check_hook(g: HookCheck, before: WorldState, after: WorldState, name: str) -> CheckResult:
@@ -299,8 +361,14 @@ def side_effects(instance: TaskInstance, changes: list[Change], allowed: _Allowe
 
     globs += tuple(c for g in instance.goals if isinstance(g, HookCheck) for c in CHECK_HOOKS[g.hook].changes)
     rx = _glob_regex(globs)
-    return [c for c in changes if not _empty_list_marker(c) and not (rx is not None and rx.match(c.path))
-            and not allowed.covers(c.path)]
+    return [c for c in changes if not _empty_list_marker(c) and not _became_unknown(c)
+            and not (rx is not None and rx.match(c.path)) and not allowed.covers(c.path)]
+
+
+def _became_unknown(c: Change) -> bool:
+    """A scalar path present on one side only was unreadable (``None``) on the other: unknown is
+    never a change. (Inside a record list a missing path means the record was added/removed.)"""
+    return "[" not in c.path and (c.before is None or c.after is None)
 
 
 def _empty_list_marker(c: Change) -> bool:
@@ -448,5 +516,5 @@ def bench_judge(n: int = 2000, template_id: str = "clock.alarm_off", seed: int =
     return best
 
 
-__all__ = ["DEFAULT_IGNORED", "Verdict", "answer_fields", "bench_judge", "judge", "record_key", "record_matches",
-           "values_equal", "norm_text"]
+__all__ = ["DEFAULT_IGNORED", "Verdict", "answer_fields", "bench_judge", "compile_match", "judge", "record_key",
+           "record_matches", "section_diff", "side_effects"]

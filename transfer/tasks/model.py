@@ -21,7 +21,7 @@ from actionmap.patch import StatePatch
 
 from .answers import AnswerField, AnswerSheet
 from .match import OPS
-from .params import ParamError, ParamSpec, phone_value, placeholders, render, resolve, sample_params
+from .params import ParamError, ParamSpec, placeholders, render, resolve, sample_params
 
 Difficulty = Literal["L1", "L2", "L3", "L4"]
 Kind = Literal["operate", "query"]
@@ -289,4 +289,4 @@ class TaskTemplate(BaseModel):
 
 __all__ = ["DEFAULT_TEST_RECIPIENT", "Difficulty", "FieldCheck", "GOAL_ADAPTER", "GoalSpec", "HookCheck", "Kind",
            "RecordCheck", "TaskInstance", "TaskTemplate", "default_max_steps", "difficulty_for_steps",
-           "make_context", "phone_value", "stable_seed"]
+           "make_context", "stable_seed"]

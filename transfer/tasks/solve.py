@@ -60,7 +60,7 @@ def populated_world() -> WorldState:
               "time": datetime(2026, 12, 2, 8 + i, 0)} for i in range(6)]
     data = st.model_dump()
     data.update(contacts=contacts, messages=messages, events=events, alarms=alarms, files=files, calls=calls,
-                world_clocks=["London"])
+                world_clocks=["Honolulu"])
     return WorldState.model_validate(data)
 
 

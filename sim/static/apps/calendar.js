@@ -94,7 +94,7 @@ const fromMins = (n) => { const d = new Date(n * 60000); return [ds(d), `${pad2(
 
 // ------------------------------------------------------------------------------------------
 // events
-const evs = () => world().events || (world().events = []);
+const evs = () => world().events || []; // read-only view: a missing list stays unknown until written
 const byId = (id) => evs().find((e) => e.id === id) || null;
 /** First and last day (inclusive) an event covers; all-day ends are exclusive midnights as on Android. */
 function span(e) {
@@ -360,7 +360,7 @@ function saveForm(id) {
   const allDay = !!f.ev_allday;
   if (!validDate(f.ev_sd) || !validDate(f.ev_ed)) { toast('Invalid date'); return; }
   if (allDay ? f.ev_ed < f.ev_sd : mins(f.ev_ed, f.ev_et) < mins(f.ev_sd, f.ev_st)) {
-    toast(t('End time can\u2019t be before start time', 'The event can\u2019t end before it starts'));
+    toast(t("End time can't be before start time", "The event can't end before it starts"));
     return;
   }
   const rec = {
@@ -371,8 +371,8 @@ function saveForm(id) {
   };
   const old = id ? byId(id) : null;
   if (old) Object.assign(old, rec);
-  else evs().push({ id: nextId('e'), ...rec, tag: null });
-  evs().sort((a, b) => a.start.localeCompare(b.start));
+  else world().events = [...evs(), { id: nextId('e'), ...rec, tag: null }];
+  world().events.sort((a, b) => a.start.localeCompare(b.start));
   popScreen();
   // show the calendar at the event's day, as the real app does after saving
   const stack = ui().tasks.calendar;
@@ -554,7 +554,7 @@ const dialogs = {
       ${[['Delete', () => { ui().dialog = { kind: 'delete', id: d.id }; }],
         ['Duplicate', () => {
           const e = byId(d.id); ui().dialog = null;
-          if (e) { const c = { ...e, id: nextId('e'), tag: null }; evs().push(c); replace('event', { id: c.id }); toast('Event duplicated'); }
+          if (e) { const c = { ...e, id: nextId('e'), tag: null }; world().events = [...evs(), c]; replace('event', { id: c.id }); toast('Event duplicated'); }
         }],
         ['Share', () => { ui().dialog = null; toast('Share event'); }]].map(([label, fn]) => html`<div class="cal-mi"
           ...${A('android.widget.TextView', { id: 'title', text: label, click: true })}

@@ -10,7 +10,7 @@
 // World data: world().alarms / .timers / .stopwatch / .world_clocks, shaped exactly like the
 // Python WorldState. Sim time (world().time) is the phone's local time; world-clock times
 // come from a fixed UTC-offset table (no daylight saving), treating local time as UTC.
-import { html, registerApp, Screen, Switch, SwitchRow, Checkbox, Radio, Button, Field, Tabs, BottomNav,
+import { html, registerApp, Screen, Switch, SwitchRow, Checkbox, Button, Field, Tabs, BottomNav,
   Dialog, TimePickerBody, readTime, Text, Section, Empty, A, world, ui, go, replace, back, t, flavor, update,
   toast, now, fmtTime, pad2, nextId } from '../os.js';
 
@@ -270,10 +270,11 @@ function alarmCardSim(a) {
   </div>`;
 }
 
-function alarmCardAosp(a, p) {
+// the expanded card lives in ui state, not in the route: the list keeps its scroll offset
+function alarmCardAosp(a) {
   const time = fmt(a.hour, a.minute);
-  const open = p.expanded === a.id;
-  const toggle = () => { p.expanded = open ? null : a.id; };
+  const open = ui().clockExpanded === a.id;
+  const toggle = () => { ui().clockExpanded = open ? null : a.id; };
   return html`<div class=${'ck-card' + (a.enabled ? '' : ' off')} ...${A('android.widget.FrameLayout', { id: 'alarm_item' })}>
     <div ...${A('android.widget.LinearLayout', { id: 'collapse_expand', click: true })} ...${press(toggle)}>
       ${a.label ? html`<span class="ck-lab" ...${A('android.widget.TextView', { id: 'label', text: a.label })}>${a.label}</span>` : null}
@@ -298,7 +299,7 @@ function alarmCardAosp(a, p) {
         ...${press(() => toast('Alarm sound: Cesium'))}>🔔 Default (Cesium)</div>
       ${Checkbox({ label: 'Vibrate', checked: a.vibrate !== false, id: 'vibrate_onoff', onChange: (v) => { a.vibrate = v; } })}
       <div class="ck-line">${Button({ label: 'Delete', id: 'delete', onClick: () => {
-        world().alarms = alarms().filter((x) => x.id !== a.id); p.expanded = null; toast('Alarm deleted');
+        world().alarms = alarms().filter((x) => x.id !== a.id); ui().clockExpanded = null; toast('Alarm deleted');
       } })}</div>
     </div>` : null}
   </div>`;
@@ -318,7 +319,7 @@ function alarmTab(p) {
   } };
   const header = sim ? html`<div class="ck-header" ...${A('android.widget.TextView', { id: 'next_alarm_header',
     text: next ? `Next alarm in ${untilText(next.r.inSec)}` : 'All alarms are off' })}>${next ? `Next alarm in ${untilText(next.r.inSec)}` : 'All alarms are off'}</div>` : null;
-  const body = html`${header}${list.length ? list.map((a) => (sim ? alarmCardSim(a) : alarmCardAosp(a, p)))
+  const body = html`${header}${list.length ? list.map((a) => (sim ? alarmCardSim(a) : alarmCardAosp(a)))
     : Empty(t('No alarms', 'No alarms'))}`;
   return tabScreen('alarm', { body, fab });
 }
@@ -623,8 +624,7 @@ const dialogs = {
       if (d.mode === 'new') {
         const a = { id: nextId('a'), hour: tm.hour, minute: tm.minute, enabled: true, label: '', days: [], vibrate: true };
         alarmList().push(a);
-        const top = ui().tasks.clock[ui().tasks.clock.length - 1];
-        if (top.s === 'alarm') top.p.expanded = a.id;
+        ui().clockExpanded = a.id;
         closeDialog();
         alarmSetToast(a);
         return;
@@ -680,7 +680,8 @@ const dialogs = {
 registerApp({
   id: 'clock', label: 'Clock', pkg: PKG, icon: '⏰', color: '#1a73e8',
   root: { s: 'alarm', p: {} },
-  screens: { alarm: alarmTab, clock: clockTab, timer: timerTab, stopwatch: stopwatchTab, bedtime: bedtimeTab,
+  screens: { alarm: alarmTab, clock: clockTab, timer: timerTab, stopwatch: stopwatchTab,
+    bedtime: (p) => (flavor() === 'aosp' ? bedtimeTab() : alarmTab(p)),  // sim has no Bedtime tab
     main: alarmTab, edit, cities: citiesScreen, settings: settingsScreen },
   dialogs,
   onBack: (r) => {

@@ -58,8 +58,28 @@ export function Avatar(name, size = 36) {
   return html`<span style=${`display:inline-flex;align-items:center;justify-content:center;width:${size}px;height:${size}px;border-radius:50%;background:${COLORS[hash(name) % COLORS.length]};color:#fff;font-size:${Math.round(size * 0.45)}px;font-weight:500`}>${ch}</span>`;
 }
 /** Tap handling for our own widgets (the kit's Row/Button handle theirs). */
-function press(fn) {
+export function press(fn) {
   return { onClick: (e) => { if (window.S2R.gestureLock) return; e.stopPropagation(); update(() => fn(e)); } };
+}
+/** Tap + long press with touch semantics: a long press must not also fire the tap.
+ * The gesture's state lives on the DOM node: the long press re-renders, which swaps in new
+ * handler closures before the finger lifts, so state kept in a closure would be lost. */
+export function hold(onClick, onLong) {
+  return {
+    onTouchStart: (e) => {
+      const el = e.currentTarget;
+      el._lpFired = false; clearTimeout(el._lpTimer);
+      el._lpTimer = setTimeout(() => { el._lpFired = true; update(() => onLong()); }, 500);
+    },
+    onTouchMove: (e) => clearTimeout(e.currentTarget._lpTimer),
+    onTouchEnd: (e) => clearTimeout(e.currentTarget._lpTimer),
+    onContextMenu: (e) => e.preventDefault(),
+    onClick: (e) => {
+      const el = e.currentTarget;
+      if (el._lpFired || window.S2R.gestureLock) { el._lpFired = false; return; }
+      e.stopPropagation(); update(() => onClick(e));
+    },
+  };
 }
 function IconBtn(icon, desc, fn, id) {
   return html`<div class="icon-btn" ...${A('android.widget.ImageButton', { desc, id, click: true, text: '' })} ...${press(fn)}>${icon}</div>`;
@@ -118,12 +138,14 @@ function contactRow(c, sel) {
   const selecting = !!sel;
   const on = selecting && sel.includes(c.id);
   const toggle = () => { const u = ui(); u.ct_sel = on ? sel.filter((x) => x !== c.id) : [...sel, c.id]; };
-  return Row({
-    icon: on ? html`<span style="display:inline-flex;align-items:center;justify-content:center;width:36px;height:36px;border-radius:50%;background:var(--primary);color:var(--bg)">✓</span>` : Avatar(c.name),
-    title: c.name, id: 'contact_row', selected: on,
-    onClick: selecting ? toggle : () => openDetails(c.id),
-    onLong: selecting ? toggle : () => { ui().ct_sel = [c.id]; },
-  });
+  const icon = on ? html`<span style="display:inline-flex;align-items:center;justify-content:center;width:36px;height:36px;border-radius:50%;background:var(--primary);color:var(--bg)">✓</span>` : Avatar(c.name);
+  // the kit's Row would also fire the tap after a long press; this row keeps them apart
+  return html`<div class="row" style=${on ? 'background:var(--primary-c)' : ''}
+      ...${A('android.widget.LinearLayout', { id: 'contact_row', click: true, long: true, selected: on })}
+      ...${hold(selecting ? toggle : () => openDetails(c.id), selecting ? toggle : () => { ui().ct_sel = [c.id]; })}>
+    <div class="row-icon" ...${A('android.widget.ImageView', { text: '' })}>${icon}</div>
+    <div class="row-text"><div class="row-title" ...${A('android.widget.TextView', { id: 'title', text: c.name })}>${c.name}</div></div>
+  </div>`;
 }
 
 function main() {

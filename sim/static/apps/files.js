@@ -12,7 +12,7 @@
 // a breadcrumb and a sort header, "N selected" action mode with Share/Delete and an overflow
 // (Select all, Copy to…, Move to…, Rename, Properties), DocumentsUI's delete wording.
 import { html, registerApp, Screen, Row, Section, Dialog, Radio, Field, Empty, Button, Chip, A,
-  world, ui, go, back, t, flavor, update, toast, now, nowIso, fmtTime } from '../os.js';
+  world, ui, go, t, flavor, update, toast, now, nowIso, fmtTime } from '../os.js';
 
 const ROOT = '/sdcard';
 const STORAGE_BYTES = 128e9;
@@ -30,6 +30,7 @@ if (typeof document !== 'undefined' && !document.getElementById('fm-css')) {
   const s = document.createElement('style');
   s.id = 'fm-css';
   s.textContent = `
+[data-foreground="files"] .row[data-selected="1"] { background: var(--primary-c); }
 .fm-crumbs { display: flex; align-items: center; gap: 2px; padding: 2px 12px 6px; overflow: hidden; white-space: nowrap; font-size: 14px; color: var(--muted); flex: 0 0 auto; }
 .fm-crumb { padding: 6px 6px; border-radius: 8px; }
 .fm-crumb.last { color: var(--primary); font-weight: 500; }

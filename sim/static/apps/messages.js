@@ -58,7 +58,7 @@ const PKG = 'com.android.messaging';
 
 // ------------------------------------------------------------------------------------------
 // data: threads are messages grouped by address
-const msgs = () => world().messages || (world().messages = []);
+const msgs = () => world().messages || []; // read-only view: a missing list stays unknown until written
 const contacts = () => world().contacts || [];
 const digits = (s) => String(s || '').replace(/\D/g, '');
 /** Address identity: the last 10 digits of a phone number (so +1 415… and 415… match). */
@@ -133,7 +133,7 @@ function openConversation(address, how = 'go') {
   const addr = th ? th.address : String(address).trim();
   const k = addrKey(addr);
   for (const m of msgs()) if (addrKey(m.address) === k && m.box === 'inbox' && !m.read) m.read = true;
-  ui().msel = [];
+  ui().msel = []; ui().mlong = null;
   (how === 'replace' ? replace : go)('conversation', { address: addr });
   ui().fields.compose = th && th.draft ? th.draft.body : '';
   scrollToBottom(addr);
@@ -231,8 +231,14 @@ function list() {
       title: th.name, subtitle: sub, icon: isSel ? html`<div class="msg-avatar" style="background:var(--primary)">✓</div>` : avatar(th.name),
       trailing, id: 'conversation_list_item', desc, selected: isSel,
       cls: (unread ? 'msg-unread ' : '') + (isSel ? 'msg-sel' : ''),
-      onClick: () => { if (selecting) toggle(th.key); else openConversation(th.address); },
-      onLong: () => toggle(th.key),
+      onClick: () => {
+        // the kit's press handlers are rebuilt by the re-render a long press causes, so the
+        // click that follows the held touch would undo it: swallow that one click here
+        if (u.mlong === th.key) { u.mlong = null; return; }
+        u.mlong = null;
+        if (selecting) toggle(th.key); else openConversation(th.address);
+      },
+      onLong: () => { toggle(th.key); u.mlong = th.key; },
     });
   });
   const body = ths.length ? rows : Empty(t('No conversations yet', "Once you start a new conversation, you'll see it listed here"));
@@ -254,10 +260,6 @@ function list() {
     bottom: html`<div class="msg-efab" ...${A('android.widget.Button', { id: 'start_chat_fab', desc: 'Start chat', text: 'Start chat', click: true })}
       onClick=${() => update(() => { go('newchat'); ui().fields.to = ''; ui().focus = 'to'; ui().keyboard = true; })}>💬 Start chat</div>`,
   });
-}
-
-function highlight(text, q) {
-  return text;
 }
 
 function search() {
@@ -393,7 +395,7 @@ const dialogs = {
       : n === 1 ? 'Delete this conversation?' : `Delete ${n} conversations?`;
     return Dialog({
       title,
-      body: Text(t('Messages in it will be permanently deleted.', 'This can\u2019t be undone.'), { id: 'android:id/message' }),
+      body: Text(t('Messages in it will be permanently deleted.', "This can't be undone."), { id: 'android:id/message' }),
       buttons: [
         { label: 'Cancel', onClick: () => { ui().dialog = null; } },
         { label: 'Delete', onClick: () => {

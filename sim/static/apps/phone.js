@@ -11,7 +11,7 @@
 // Recents, and rows that open the call details directly.
 import { html, registerApp, Screen, Row, Section, Field, Dialog, Chip, Tabs, BottomNav, Empty, A,
   world, ui, go, back, replace, openApp, t, flavor, update, toast, nextId, now, nowIso, fmtTime } from '../os.js';
-import { Avatar, beginEdit, sortedContacts, letterOf, digitsOf, labelText, matchContact } from './contacts.js';
+import { Avatar, beginEdit, sortedContacts, letterOf, digitsOf, labelText, matchContact, press, hold } from './contacts.js';
 
 const PKG = 'com.android.dialer';
 const KEYS = [['1', ''], ['2', 'ABC'], ['3', 'DEF'], ['4', 'GHI'], ['5', 'JKL'], ['6', 'MNO'], ['7', 'PQRS'], ['8', 'TUV'],
@@ -68,29 +68,6 @@ function fmtDuration(s) {
   const m = Math.floor(s / 60), sec = s % 60;
   if (s >= 3600) return `${Math.floor(s / 3600)} hr ${m % 60} min`;
   return m ? `${m} min ${sec} sec` : `${sec} sec`;
-}
-function press(fn) {
-  return { onClick: (e) => { if (window.S2R.gestureLock) return; e.stopPropagation(); update(() => fn(e)); } };
-}
-/** Tap + long press for dial pad keys (0 → '+', backspace → clear), with touch semantics.
- * The gesture's state lives on the DOM node: a long press re-renders, which swaps in new
- * handler closures before the touch ends, so closure state would be lost. */
-function hold(onClick, onLong) {
-  return {
-    onTouchStart: (e) => {
-      const el = e.currentTarget;
-      el._lpFired = false; clearTimeout(el._lpTimer);
-      el._lpTimer = setTimeout(() => { el._lpFired = true; update(() => onLong()); }, 500);
-    },
-    onTouchMove: (e) => clearTimeout(e.currentTarget._lpTimer),
-    onTouchEnd: (e) => clearTimeout(e.currentTarget._lpTimer),
-    onContextMenu: (e) => e.preventDefault(),
-    onClick: (e) => {
-      const el = e.currentTarget;
-      if (el._lpFired || window.S2R.gestureLock) { el._lpFired = false; return; }
-      e.stopPropagation(); update(() => onClick(e));
-    },
-  };
 }
 function IconBtn(icon, desc, fn, id) {
   return html`<div class="icon-btn" ...${A('android.widget.ImageButton', { desc, id, click: true, text: '' })} ...${press(fn)}>${icon}</div>`;

@@ -15,7 +15,7 @@ from datetime import date as Date
 from datetime import datetime
 from typing import Any
 
-from actionmap.actions import TypeText
+from actionmap.actions import Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to, set_switch, tap
@@ -132,7 +132,13 @@ def open_event(ctx: Ctx, title: str, date: Date | datetime | str | None = None) 
     """Open an event's details: by its day when ``date`` is given, else through search."""
     if date is not None:
         yield from go_to_date(ctx, date)
-        yield from tap(ctx, pred=_event_pred(title))
+        el = yield from scroll_to(ctx, pred=_event_pred(title))
+        fab = ctx.find(desc="Create new event")
+        if fab is not None and fab.bounds.contains(*el.bounds.center):
+            # the event's centre is under the floating button: bring it up first
+            yield from act(ctx, Scroll(direction="down"))
+            el = yield from scroll_to(ctx, pred=_event_pred(title))
+        yield from act(ctx, Tap(target=el.index))
     else:
         yield from open_calendar(ctx)
         yield from tap(ctx, desc="Search", scroll=False)

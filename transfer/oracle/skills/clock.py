@@ -80,10 +80,11 @@ def _scroll(ctx: Ctx, direction: str) -> Skill:
     return (yield from act(ctx, action))
 
 
-def _scroll_until(ctx: Ctx, probe: Callable[[], UIElement | None], what: str, *, must: bool = True) -> Skill:
-    """Scroll the list (down to its end, then up to its top) until ``probe`` finds something."""
+def _scroll_until(ctx: Ctx, probe: Callable[[], UIElement | None], what: str, *, must: bool = True,
+                  first: str = "down") -> Skill:
+    """Scroll the list (towards ``first`` to that end, then back the other way) until ``probe`` finds something."""
     hit = probe()
-    for direction in ("down", "up"):
+    for direction in (("up", "down") if first == "up" else ("down", "up")):
         tries = 0
         while hit is None and tries < ctx.max_scrolls:
             before = _signature(ctx)
@@ -152,6 +153,8 @@ def open_clock(ctx: Ctx) -> Skill:
 
 def goto_tab(ctx: Ctx, tab: str) -> Skill:
     """Open the Clock app on ``tab`` (alarm, clock, timer, stopwatch)."""
+    if tab not in TAB_LABELS:
+        raise OracleError(f"unknown Clock tab {tab!r}; known: {', '.join(TAB_LABELS)}")
     label = TAB_LABELS[tab]
     yield from open_clock(ctx)
     el = ctx.find(desc=label, pred=lambda e: e.clickable)
@@ -193,11 +196,28 @@ def _card_probe(ctx: Ctx, hour: int, minute: int, label: str | None) -> Callable
     return probe
 
 
+def _minutes(text: str) -> int | None:
+    """'06:45' / '6:45 AM' / '12:05 PM' → minutes after midnight (None if not a time)."""
+    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*([AP]M)?\s*", text or "")
+    if not m:
+        return None
+    h, mi = int(m.group(1)), int(m.group(2))
+    if m.group(3):
+        h = h % 12 + (12 if m.group(3) == "PM" else 0)
+    return h * 60 + mi
+
+
+def _alarm_direction(ctx: Ctx, hour: int, minute: int) -> str:
+    """Alarms are listed by time of day: scroll towards the target from the times on screen."""
+    shown = [v for v in (_minutes(e.text) for e in ctx.find_all(rid="digital_clock")) if v is not None]
+    return "up" if shown and hour * 60 + minute < min(shown) else "down"
+
+
 def find_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> Skill:
     """On the Alarm tab: scroll to the alarm card showing hour:minute (and label); returns the card."""
     probe = _card_probe(ctx, hour, minute, label)
     what = f"alarm {hour:02d}:{minute:02d}" + (f" {label!r}" if label is not None else "")
-    yield from _scroll_until(ctx, probe, what)
+    yield from _scroll_until(ctx, probe, what, first=_alarm_direction(ctx, hour, minute))
     return (yield from _ensure_clear(ctx, probe, what))
 
 

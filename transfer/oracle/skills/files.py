@@ -244,9 +244,11 @@ def move_file(ctx: Ctx, path: str, dest_dir: str) -> Skill:
         yield from act(ctx, Tap(target=crumbs[0].index))
     for part in parts_of(dest):
         el = yield from scroll_to(ctx, pred=_row_title(ctx, part))
-        if not el.enabled:
-            raise OracleError(f"{part!r} cannot be picked as a destination")
         yield from act(ctx, Tap(target=el.index))
+        crumbs = [c.text for c in _crumbs(ctx)]
+        if not crumbs or crumbs[-1] != part:  # a greyed-out row (a file, or the item itself)
+            yield from tap(ctx, "Cancel", cls="Button", scroll=False)
+            raise OracleError(f"{part!r} cannot be picked as a destination")
     yield from tap(ctx, ctx.t("Move here", "Move"), cls="Button", scroll=False)
     if _in_picker(ctx):
         msg = _toast(ctx)
@@ -266,7 +268,7 @@ def delete_file(ctx: Ctx, path: str) -> Skill:
     yield from tap(ctx, "Delete", cls="Button", scroll=False)
     if any(t == name for t, _ in rows(ctx)):
         raise OracleError(f"{name!r} is still listed after delete")
-    return ctx.obs
+    return norm_path(path)
 
 
 def list_folder(ctx: Ctx, dir_path: str) -> Skill:

@@ -1,0 +1,257 @@
+"""What the policy sees on a phone: screenshot, UI elements, foreground app — and when to look.
+
+* **Screenshot**: uiautomator2's ``takeScreenshot`` RPC (JPEG, fast) or ``screencap -p`` over
+  ``exec:`` (PNG, binary-clean). A failed capture or an all-black frame (a ``FLAG_SECURE``
+  window, a screen that went off) is *reported*, never passed off as a real frame.
+* **Elements**: the uiautomator hierarchy (``dumpWindowHierarchy`` RPC, else
+  ``uiautomator dump /dev/tty``) parsed by :func:`device.parsers.parse_hierarchy` against
+  the frame size: invisible and zero-area nodes are dropped; an empty or root-only dump
+  (taken mid-transition) is retried.
+* **Foreground**: ``dumpsys window`` (focused window; IME visibility; rotation) → canonical
+  app through the registry.
+* **Settle**: instead of sleeping a fixed time after an action, the hierarchy (or the frame)
+  is sampled until two consecutive samples agree, with a cap.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import re
+import time
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from actionmap.observation import Foreground, Observation, Screen
+from device.adbshell import Shell
+from device.parsers import (Hierarchy, ParseError, WindowInfo, foreground_state, parse_dumpsys_window,
+                            parse_hierarchy)
+
+__all__ = ["Observer", "FrameInfo", "ObserveMeta", "frame_stats", "is_black"]
+
+SettleMode = Literal["hierarchy", "frame", "none"]
+
+
+class FrameInfo(BaseModel):
+    data: bytes = b""
+    format: Literal["png", "jpeg", "none"] = "none"
+    width: int = 0
+    height: int = 0
+    mean: float | None = None
+    std: float | None = None
+    source: str = ""
+    error: str | None = None
+
+    @property
+    def black(self) -> bool:
+        return self.mean is not None and is_black(self.mean, self.std or 0.0)
+
+
+class ObserveMeta(BaseModel):
+    """How an observation was taken (goes into ``StepInfo.extra`` / timings)."""
+
+    screenshot: str = Field("ok", description="ok | secure (all black) | failed | off")
+    screenshot_error: str | None = None
+    dumps: int = 0
+    settled: bool = True
+    settle_ms: float = 0.0
+    blank_retries: int = 0
+    hierarchy_source: str = ""
+    hierarchy_warnings: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+def is_black(mean: float, std: float) -> bool:
+    return mean < 4.0 and std < 4.0
+
+
+def frame_stats(data: bytes) -> tuple[int, int, float, float] | None:
+    """(width, height, mean, std) of an encoded image; None if it does not decode."""
+    import cv2
+    import numpy as np
+
+    arr = np.frombuffer(data, np.uint8)
+    img = cv2.imdecode(arr, cv2.IMREAD_REDUCED_GRAYSCALE_4)
+    if img is None:
+        return None
+    w, h = _image_size(data) or (img.shape[1] * 4, img.shape[0] * 4)
+    return w, h, float(img.mean()), float(img.std())
+
+
+def _image_size(data: bytes) -> tuple[int, int] | None:
+    """Width and height from the PNG IHDR or the JPEG SOF marker (no full decode)."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    if data[:2] == b"\xff\xd8":
+        i = 2
+        while i + 9 < len(data):
+            if data[i] != 0xFF:
+                i += 1
+                continue
+            m = data[i + 1]
+            if m in (0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF):
+                return int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big")
+            if m in (0xD8, 0x01) or 0xD0 <= m <= 0xD7:
+                i += 2
+                continue
+            i += 2 + int.from_bytes(data[i + 2:i + 4], "big")
+    return None
+
+
+_VOLATILE = re.compile(r'(resource-id="com\.android\.systemui:id/clock"[^>]*?)text="[^"]*"|'
+                       r'text="[^"]*"([^>]*?resource-id="com\.android\.systemui:id/clock")')
+
+
+class Observer:
+    """Takes observations of one phone."""
+
+    def __init__(self, shell: Shell, *, u2: Any = None, image_format: Literal["jpeg", "png"] = "jpeg",
+                 quality: int = 80, screenshots: bool = True):
+        self.shell = shell
+        self.u2 = u2
+        self.image_format = image_format
+        self.quality = quality
+        self.screenshots = screenshots
+        self._u2_shot_ok = u2 is not None
+        self._u2_dump_ok = u2 is not None
+
+    # --- raw captures ----------------------------------------------------------------------------
+    def screenshot(self) -> FrameInfo:
+        errs = []
+        if self._u2_shot_ok and self.image_format == "jpeg":
+            try:
+                b64 = self.u2.jsonrpc.takeScreenshot(1, self.quality)
+                if b64:
+                    data = base64.b64decode(b64)
+                    st = frame_stats(data)
+                    if st:
+                        return FrameInfo(data=data, format="jpeg", width=st[0], height=st[1], mean=st[2], std=st[3],
+                                         source="u2")
+                    errs.append("u2 screenshot does not decode")
+                else:
+                    errs.append("u2 takeScreenshot returned nothing")
+            except Exception as e:  # noqa: BLE001
+                if not self.shell.alive():
+                    raise
+                errs.append(f"u2: {type(e).__name__}: {e}"[:150])
+                self._u2_shot_ok = False
+        data = self.shell.exec_out(["screencap", "-p"], timeout=30)
+        st = frame_stats(data) if data else None
+        if st is None:
+            errs.append(f"screencap -p gave {len(data)} bytes that do not decode "
+                        f"({data[:60]!r})")
+            return FrameInfo(source="screencap", error="; ".join(errs))
+        return FrameInfo(data=data, format="png", width=st[0], height=st[1], mean=st[2], std=st[3], source="screencap")
+
+    def hierarchy_xml(self) -> tuple[str, str]:
+        if self._u2_dump_ok:
+            try:
+                xml = self.u2.jsonrpc.dumpWindowHierarchy(False, 50)
+                if xml:
+                    return str(xml), "u2"
+            except Exception:  # noqa: BLE001
+                if not self.shell.alive():
+                    raise
+                self._u2_dump_ok = False
+        out = self.shell.exec_out(["uiautomator", "dump", "/dev/tty"], timeout=30).decode("utf-8", "replace")
+        return out, "uiautomator"
+
+    def window(self) -> WindowInfo | None:
+        try:
+            return parse_dumpsys_window(self.shell.out(["dumpsys", "window"]))
+        except ParseError:
+            return None
+
+    # --- settle ------------------------------------------------------------------------------------
+    def settle(self, mode: SettleMode = "hierarchy", cap_s: float = 3.0, interval_s: float = 0.08,
+               min_wait_s: float = 0.0) -> tuple[str | None, ObserveMeta]:
+        """Sample until two consecutive samples agree (or ``cap_s``); returns the last dump."""
+        meta = ObserveMeta()
+        t0 = time.perf_counter()
+        if min_wait_s:
+            time.sleep(min_wait_s)
+        if mode == "none":
+            meta.settle_ms = (time.perf_counter() - t0) * 1e3
+            return None, meta
+        prev: str | None = None
+        xml: str | None = None
+        while True:
+            if mode == "hierarchy":
+                xml, meta.hierarchy_source = self.hierarchy_xml()
+                key = _VOLATILE.sub(r"\1\2", xml)
+            else:
+                fr = self.screenshot()
+                key = hashlib.sha1(fr.data).hexdigest() if fr.data else ""
+            meta.dumps += 1
+            if prev is not None and key == prev:
+                break
+            prev = key
+            if time.perf_counter() - t0 > cap_s:
+                meta.settled = False
+                break
+            time.sleep(interval_s)
+        meta.settle_ms = (time.perf_counter() - t0) * 1e3
+        return (xml if mode == "hierarchy" else None), meta
+
+    # --- the observation -----------------------------------------------------------------------------
+    def observe(self, *, step: int, display: tuple[int, int], density: int, rotation: int = 0,
+                xml: str | None = None, meta: ObserveMeta | None = None, blank_retries: int = 3,
+                screen_on: bool | None = None) -> tuple[Observation, ObserveMeta, Hierarchy | None]:
+        meta = meta or ObserveMeta()
+        t0 = time.perf_counter()
+        frame = FrameInfo()
+        if self.screenshots:
+            try:
+                frame = self.screenshot()
+            except Exception as e:  # noqa: BLE001
+                if not self.shell.alive():
+                    raise
+                frame = FrameInfo(error=f"{type(e).__name__}: {e}"[:200])
+        t_shot = time.perf_counter()
+        if frame.error:
+            meta.screenshot, meta.screenshot_error = "failed", frame.error
+        elif frame.data and frame.black:
+            meta.screenshot = "off" if screen_on is False else "secure"
+        W, H = (frame.width, frame.height) if frame.width else display
+        # hierarchy: parse against the frame; retry blank dumps (transitions, secure windows)
+        hier: Hierarchy | None = None
+        for attempt in range(blank_retries + 1):
+            if xml is None:
+                xml, meta.hierarchy_source = self.hierarchy_xml()
+                meta.dumps += 1
+            try:
+                hier = parse_hierarchy(xml, screen=(W, H))
+            except ParseError as e:
+                meta.hierarchy_warnings.append(str(e)[:200])
+                hier = None
+            if hier is not None and not hier.blank:
+                break
+            if attempt < blank_retries:
+                meta.blank_retries += 1
+                time.sleep(0.15 * (attempt + 1))
+                xml = None
+        if hier is not None:
+            meta.hierarchy_warnings += hier.warnings
+        t_dump = time.perf_counter()
+        win = self.window()
+        fg = foreground_state(win, None)
+        if fg.package is None and hier is not None and hier.packages:
+            pkgs = [p for p in hier.packages if p != "com.android.systemui"]
+            if pkgs:
+                from actionmap.apps import registry
+
+                fg = fg.model_copy(update={"package": pkgs[0], "app": registry().app_of_package(pkgs[0])})
+        kb = bool(win.ime_visible) if win is not None and win.ime_visible is not None else False
+        rot = win.rotation if win is not None and win.rotation is not None else rotation
+        t_fg = time.perf_counter()
+        obs = Observation(
+            screenshot=frame.data if not frame.error else b"",
+            image_format=frame.format if frame.data and not frame.error else "none",
+            screen=Screen(width=W, height=H, density=density or 420, rotation=rot),
+            elements=list(hier.elements) if hier is not None else [],
+            foreground=Foreground(app=fg.app, package=fg.package or "", activity=fg.activity or ""),
+            keyboard_visible=kb, step=step)
+        meta.timings_ms.update(screenshot=(t_shot - t0) * 1e3, hierarchy=(t_dump - t_shot) * 1e3,
+                               foreground=(t_fg - t_dump) * 1e3)
+        return obs, meta, hier

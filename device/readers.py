@@ -1,0 +1,505 @@
+"""Read a phone's ``WorldState`` over ADB, without root.
+
+Sources (each parsed by :mod:`device.parsers`, which keep non-ASCII text intact):
+
+==================  ===================================================================
+field               command
+==================  ===================================================================
+time                ``date +%s`` in the zone of ``getprop persist.sys.timezone``
+settings            ``settings list global|system|secure``
+contacts            ``content query`` on ``com.android.contacts/data`` and ``/contacts``
+messages            ``content query --uri content://sms``
+events              ``content query --uri content://com.android.calendar/events``
+calls               ``content query --uri content://call_log/calls``
+files               ``find /sdcard/ -mindepth 1 -exec stat -c … {} +`` (else ``ls -laR``)
+foreground          ``dumpsys window`` (focused window), ``dumpsys activity activities``
+device              ``getprop``
+alarms              optional UI probe: open Clock, read the alarm list, go back
+==================  ===================================================================
+
+Every ``content query`` passes ``--projection`` so rows split unambiguously. A field that
+cannot be read (provider missing, permission denied, unknown output) stays ``None`` — the
+judge then says *undetermined* instead of guessing — and the reason is kept in
+:attr:`StateReader.notes`.
+
+Run tags: records that s2r's setup creates carry a marker ``[s2r-xxxxxxxx]`` (see
+:mod:`device.writers`); readers strip it from the text it rides in and report it in the
+record's ``tag`` field where the schema has one, so a judge sees the same title or label
+as in the simulator.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any, Protocol
+
+from pydantic import BaseModel, Field
+
+from actionmap.observation import UIElement
+from actionmap.worldstate import (DAYS, Alarm, CalendarEvent, Call, Contact, DeviceInfo, FileEntry,
+                                  ForegroundState, Message, Settings, WorldState)
+from device.adbshell import DeviceLost, Shell
+from device.parsers import (ParseError, calls_from_rows, contacts_from_rows, device_info_from_props,
+                            events_from_rows, foreground_state, messages_from_rows, ms_to_local,
+                            parse_content_rows, parse_dumpsys_activity, parse_dumpsys_window, parse_getprop,
+                            parse_settings_get, parse_settings_list, resolve_tz, settings_to_worldstate)
+from device.parsers.settings import SETTING_SOURCES
+
+__all__ = [
+    "StateReader", "ReaderOptions", "TAG_RE", "marker", "strip_tag", "content_query", "parse_stat_lines",
+    "parse_ls_lr", "alarms_from_elements", "parse_alarm_time", "parse_alarm_days", "UIProbe", "read_setting",
+    "CONTACT_DATA_COLS", "SMS_COLS", "EVENT_COLS", "CALL_COLS", "MIME_NOTE",
+]
+
+# ------------------------------------------------------------------------------------------ run tags
+TAG_RE = re.compile(r"\s*\[(s2r-[0-9a-f]{6,16})\]")
+MIME_NOTE = "vnd.android.cursor.item/note"
+
+
+def marker(tag: str) -> str:
+    """The text a tagged record carries: ``[s2r-1a2b3c4d]``."""
+    if not re.fullmatch(r"s2r-[0-9a-f]{6,16}", tag):
+        raise ValueError(f"not a run tag: {tag!r}")
+    return f"[{tag}]"
+
+
+def strip_tag(text: str) -> tuple[str, str | None]:
+    """``'Standup [s2r-1a2b3c4d]'`` → ``('Standup', 's2r-1a2b3c4d')``; untagged text is unchanged."""
+    m = TAG_RE.search(text)
+    if not m:
+        return text, None
+    return (text[:m.start()] + text[m.end():]), m.group(1)
+
+
+# ------------------------------------------------------------------------------------------ queries
+CONTACT_DATA_COLS = ("_id", "raw_contact_id", "contact_id", "mimetype", "data1", "data2", "data3")
+CONTACT_COLS = ("_id", "display_name", "starred")
+SMS_COLS = ("_id", "address", "body", "type", "read", "date")
+EVENT_COLS = ("_id", "title", "dtstart", "dtend", "allDay", "eventLocation", "description", "deleted")
+CALL_COLS = ("_id", "number", "name", "type", "date", "duration")
+
+URI_CONTACT_DATA = "content://com.android.contacts/data"
+URI_CONTACTS = "content://com.android.contacts/contacts"
+URI_RAW_CONTACTS = "content://com.android.contacts/raw_contacts"
+URI_SMS = "content://sms"
+URI_EVENTS = "content://com.android.calendar/events"
+URI_CALENDARS = "content://com.android.calendar/calendars"
+URI_CALLS = "content://call_log/calls"
+
+_PROVIDER_ERRORS = re.compile(r"(Error while accessing provider|SecurityException|Permission Denial|"
+                              r"Unknown URI|Unknown authority|IllegalArgumentException|no such column|"
+                              r"Exception occurred)", re.I)
+
+
+def content_query(shell: Shell, uri: str, cols: Sequence[str], where: str | None = None,
+                  sort: str | None = None) -> list[dict[str, str | None]]:
+    """``content query --uri U --projection a:b:c [--where W] [--sort S]`` → rows.
+
+    Raises ``ParseError`` when the provider refuses or prints something else (a permission
+    denial, a missing provider) — callers turn that into an unknown (``None``) field.
+    """
+    argv = ["content", "query", "--uri", uri, "--projection", ":".join(cols)]
+    if where:
+        argv += ["--where", where]
+    if sort:
+        argv += ["--sort", sort]
+    r = shell.run(argv)
+    text = r.out if r.out.strip() else r.err
+    if _PROVIDER_ERRORS.search(r.err or "") or (_PROVIDER_ERRORS.search(text) and "Row: 0 " not in text):
+        raise ParseError(f"{uri}: {(r.err or text).strip()[:200]}")
+    return parse_content_rows(text, columns=list(cols))
+
+
+# ------------------------------------------------------------------------------------------ files
+_STAT_LINE = re.compile(r"^(\d+)\|(-?\d+)\|([^|]+)\|(.*)$")
+
+
+def parse_stat_lines(text: str, root: str, tz: Any) -> list[FileEntry]:
+    """Lines of ``stat -c '%s|%Y|%F|%n'`` → entries (paths kept as printed, under ``root``)."""
+    out = []
+    for line in text.split("\n"):
+        m = _STAT_LINE.match(line.rstrip("\r"))
+        if not m:
+            continue
+        size, mtime, kind, path = int(m.group(1)), int(m.group(2)), m.group(3), m.group(4)
+        is_dir = kind.strip().lower() == "directory"
+        out.append(FileEntry(path=_sdcard_path(path, root), kind="dir" if is_dir else "file",
+                             size=0 if is_dir else size, mtime=None if is_dir else ms_to_local(mtime * 1000, tz)))
+    return out
+
+
+_LS_HEAD = re.compile(r"^(/.*):$")
+_LS_ROW = re.compile(r"^([dlcbps-])[rwxsStT-]{9}[.+@]?\s+\d+\s+\S+\s+\S+\s+(\d+)\s+"
+                     r"(\d{4}-\d{2}-\d{2} \d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?: [+-]\d{4})?)\s(.*)$")
+
+
+def parse_ls_lr(text: str, root: str) -> list[FileEntry]:
+    """``ls -laR DIR`` (toybox format, ``YYYY-MM-DD HH:MM`` dates) → entries."""
+    out: list[FileEntry] = []
+    cur: str | None = None
+    for line in text.split("\n"):
+        line = line.rstrip("\r")
+        h = _LS_HEAD.match(line)
+        if h:
+            cur = h.group(1).rstrip("/")
+            continue
+        m = _LS_ROW.match(line)
+        if not m or cur is None:
+            continue
+        name = m.group(4)
+        if m.group(1) == "l":
+            name = name.split(" -> ", 1)[0]
+        if name in (".", ".."):
+            continue
+        stamp = m.group(3)[:16]
+        try:
+            mt = datetime.strptime(stamp, "%Y-%m-%d %H:%M")
+        except ValueError:
+            mt = None
+        is_dir = m.group(1) == "d"
+        out.append(FileEntry(path=_sdcard_path(f"{cur}/{name}", root), kind="dir" if is_dir else "file",
+                             size=0 if is_dir else int(m.group(2)), mtime=None if is_dir else mt))
+    return out
+
+
+def _sdcard_path(path: str, root: str) -> str:
+    """Report every path under ``/sdcard`` (not ``/storage/emulated/0``), as the sim does."""
+    p = re.sub(r"/+", "/", path)
+    for alias in ("/storage/emulated/0", "/storage/self/primary", "/mnt/sdcard"):
+        if p == alias or p.startswith(alias + "/"):
+            p = "/sdcard" + p[len(alias):]
+    return p.rstrip("/") or "/"
+
+
+# ------------------------------------------------------------------------------------------ alarms (UI)
+_AMPM = re.compile(r"(am|pm|a\.m\.|p\.m\.|上午|下午|午前|午後|오전|오후)", re.I)
+_HM = re.compile(r"(\d{1,2})\s*[:.hH]\s*(\d{2})")
+_PM_WORDS = ("pm", "p.m.", "下午", "午後", "오후")
+_DAY_NAMES = {
+    "mon": "mon", "monday": "mon", "tue": "tue", "tues": "tue", "tuesday": "tue", "wed": "wed", "wednesday": "wed",
+    "thu": "thu", "thur": "thu", "thurs": "thu", "thursday": "thu", "fri": "fri", "friday": "fri",
+    "sat": "sat", "saturday": "sat", "sun": "sun", "sunday": "sun",
+}
+
+
+def parse_alarm_time(text: str) -> tuple[int, int] | None:
+    """``'7:30 AM'``, ``'07:30'``, ``'7:30\u202fPM'``, ``'下午7:30'`` → (hour, minute) in 24 h."""
+    t = text.replace("\u202f", " ").replace("\xa0", " ")
+    m = _HM.search(t)
+    if not m:
+        return None
+    h, mi = int(m.group(1)), int(m.group(2))
+    ap = _AMPM.search(t)
+    if ap:
+        if h > 12:
+            return None
+        pm = ap.group(1).lower() in _PM_WORDS
+        h = (h % 12) + (12 if pm else 0)
+    if not (0 <= h <= 23 and 0 <= mi <= 59):
+        return None
+    return h, mi
+
+
+def parse_alarm_days(text: str) -> list[str] | None:
+    """A Clock app's repeat summary → days (``[]`` = one-off); ``None`` if unrecognised."""
+    t = text.strip().lower()
+    if not t or t in ("today", "tomorrow", "not scheduled", "once", "never", "one time", "ring once"):
+        return []
+    if t in ("every day", "daily", "everyday"):
+        return list(DAYS)
+    if t == "weekdays":
+        return list(DAYS[:5])
+    if t == "weekends":
+        return ["sat", "sun"]
+    words = [w for w in re.split(r"[\s,、，·]+", t) if w]
+    days = []
+    for w in words:
+        d = _DAY_NAMES.get(w.rstrip("."))
+        if d is None:
+            return None
+        days.append(d)
+    return [d for d in DAYS if d in days]
+
+
+def alarms_from_elements(elements: Sequence[UIElement]) -> list[Alarm]:
+    """Alarms shown in a Clock app's alarm list (AOSP/Pixel DeskClock ids, and the sim's aosp clock).
+
+    Each ``digital_clock`` text is one alarm; its ``onoff`` switch, ``label`` and
+    ``days_of_week`` are the ones inside the same ``alarm_item`` container (else the nearest
+    below it, before the next alarm). The run-tag marker is stripped from labels.
+    Vibrate is not shown in the list and is reported as the default (True).
+    """
+    def rid(e: UIElement) -> str:
+        return e.resource_id.rsplit("/", 1)[-1]
+
+    clocks = [e for e in elements if rid(e) == "digital_clock" and parse_alarm_time(e.text or e.content_desc)]
+    items = [e for e in elements if rid(e) == "alarm_item"]
+    out = []
+    for i, c in enumerate(clocks):
+        box = next((it for it in items if it.bounds.contains(*c.bounds.center)), None)
+        nxt = clocks[i + 1].bounds.top if i + 1 < len(clocks) else 10 ** 9
+
+        def near(e: UIElement) -> bool:
+            if box is not None:
+                return box.bounds.contains(*e.bounds.center)
+            return c.bounds.top - c.bounds.height <= e.bounds.center[1] < nxt
+
+        hm = parse_alarm_time(c.text or c.content_desc)
+        assert hm is not None
+        label = next((e.text for e in elements if rid(e) == "label" and near(e)), "")
+        label, _tag = strip_tag(label)
+        days_txt = next((e.text for e in elements if rid(e) == "days_of_week" and near(e)), "")
+        days = parse_alarm_days(days_txt) if days_txt else []
+        sw = next((e for e in elements if rid(e) == "onoff" and near(e)), None)
+        out.append(Alarm(hour=hm[0], minute=hm[1], enabled=bool(sw.checked) if sw is not None else True,
+                         label=label, days=days or []))  # type: ignore[arg-type]
+    return out
+
+
+class UIProbe(Protocol):
+    """What the alarm probe needs from a driven phone (``DeviceEnv`` provides it)."""
+
+    def probe_open(self, app: str) -> None: ...
+    def probe_elements(self) -> list[UIElement]: ...
+    def probe_tap(self, e: UIElement) -> None: ...
+    def probe_scroll(self, down: bool) -> None: ...
+    def probe_home(self) -> None: ...
+
+
+def probe_alarms(ui: UIProbe, max_pages: int = 6) -> list[Alarm] | None:
+    """Open the Clock app on its Alarm tab, read every alarm (scrolling), go home."""
+    ui.probe_open("clock")
+    els = ui.probe_elements()
+    tab = next((e for e in els if (e.text or e.content_desc).strip().lower() in ("alarm", "alarms")
+                and e.resource_id.rsplit("/", 1)[-1] != "digital_clock" and e.clickable), None)
+    if tab is None:
+        tab = next((e for e in els if (e.text or e.content_desc).strip().lower() in ("alarm", "alarms")), None)
+    if tab is not None:
+        ui.probe_tap(tab)
+        els = ui.probe_elements()
+    seen: dict[tuple[int, int, str, tuple[str, ...], bool], Alarm] = {}
+    pages = 0
+    found_list = False
+    while True:
+        got = alarms_from_elements(els)
+        found_list = found_list or bool(got) or any(e.resource_id.endswith("/alarm_recycler_view") for e in els) \
+            or any((e.text or "").strip().lower() == "no alarms" for e in els)
+        before = len(seen)
+        for a in got:
+            seen.setdefault((a.hour, a.minute, a.label, tuple(a.days), a.enabled), a)
+        pages += 1
+        if pages >= max_pages or (pages > 1 and len(seen) == before) or not any(e.scrollable for e in els):
+            break
+        ui.probe_scroll(True)
+        els = ui.probe_elements()
+    ui.probe_home()
+    if not found_list:
+        return None
+    return list(seen.values())
+
+
+# ------------------------------------------------------------------------------------------ reader
+class ReaderOptions(BaseModel):
+    alarm_probe: bool = Field(False, description="Read alarms by opening the Clock app (changes the screen).")
+    files_root: str = "/sdcard"
+    files_exclude: list[str] = Field(default_factory=lambda: ["/sdcard/Android"],
+                                     description="Subtrees left out (app-private data).")
+    include_hidden_files: bool = False
+    fields: list[str] | None = Field(None, description="Only these WorldState fields (None = all).")
+
+
+def read_setting(shell: Shell, field: str) -> Any:
+    """One ``WorldState.settings`` field, read with ``settings get`` from its sources."""
+    ns: dict[str, dict[str, str]] = {"global": {}, "system": {}, "secure": {}}
+    for space, key in SETTING_SOURCES[field]:
+        v = parse_settings_get(shell.out(["settings", "get", space, key]))
+        if v is not None:
+            ns[space][key] = v
+            break
+    return getattr(settings_to_worldstate(ns["global"], ns["system"], ns["secure"]), field)
+
+
+class StateReader:
+    """Fills a ``WorldState`` from one phone. Stateless between calls except the time zone."""
+
+    def __init__(self, shell: Shell, *, options: ReaderOptions | None = None, ui: UIProbe | None = None,
+                 props: dict[str, str] | None = None):
+        self.shell = shell
+        self.options = options or ReaderOptions()
+        self.ui = ui
+        self._props = props
+        self.notes: dict[str, str] = {}
+        self.timings_ms: dict[str, float] = {}
+
+    # --- identity / clock ----------------------------------------------------------------
+    def props(self) -> dict[str, str]:
+        if self._props is None:
+            self._props = parse_getprop(self.shell.out(["getprop"]))
+        return self._props
+
+    def timezone(self) -> str | None:
+        tz = self.shell.getprop("persist.sys.timezone") or self.props().get("persist.sys.timezone")
+        if not tz:
+            return None
+        try:
+            resolve_tz(tz)
+        except ParseError:
+            self.notes["timezone"] = f"unknown zone {tz!r}; times read as UTC"
+            return None
+        return tz
+
+    def now(self, tz: str | None) -> datetime | None:
+        out = self.shell.out(["date", "+%s"]).strip()
+        return ms_to_local(int(out) * 1000, tz) if out.isdigit() else None
+
+    def device(self) -> DeviceInfo:
+        return device_info_from_props(self.props())
+
+    # --- settings --------------------------------------------------------------------------
+    def settings(self) -> Settings:
+        spaces = {}
+        for space in ("global", "system", "secure"):
+            try:
+                spaces[space] = parse_settings_list(self.shell.out(["settings", "list", space]))
+            except ParseError as e:
+                self.notes[f"settings.{space}"] = str(e)
+                spaces[space] = {}
+        return settings_to_worldstate(spaces["global"], spaces["system"], spaces["secure"])
+
+    # --- providers -----------------------------------------------------------------------------
+    def contacts(self) -> list[Contact]:
+        data = content_query(self.shell, URI_CONTACT_DATA, CONTACT_DATA_COLS)
+        try:
+            crow = content_query(self.shell, URI_CONTACTS, CONTACT_COLS)
+        except ParseError as e:
+            self.notes["contacts.starred"] = str(e)
+            crow = None
+        contacts = contacts_from_rows(data, crow)
+        tags: dict[str, str] = {}
+        for r in data:
+            if r.get("mimetype") == MIME_NOTE and r.get("data1"):
+                _t, tag = strip_tag(r["data1"] or "")
+                cid = r.get("contact_id") or r.get("raw_contact_id")
+                if tag and cid:
+                    tags[cid] = tag
+        return [c.model_copy(update={"tag": tags.get(c.id or "")}) if c.id in tags else c for c in contacts]
+
+    def messages(self, tz: str | None) -> list[Message]:
+        return messages_from_rows(content_query(self.shell, URI_SMS, SMS_COLS), tz)
+
+    def events(self, tz: str | None) -> list[CalendarEvent]:
+        rows = content_query(self.shell, URI_EVENTS, EVENT_COLS)
+        out = []
+        for ev in events_from_rows(rows, tz):
+            desc, tag = strip_tag(ev.description)
+            title, tag2 = strip_tag(ev.title)
+            out.append(ev.model_copy(update={"description": desc.rstrip("\n") if tag else desc, "title": title,
+                                             "tag": tag or tag2}))
+        return out
+
+    def calls(self, tz: str | None) -> list[Call]:
+        return calls_from_rows(content_query(self.shell, URI_CALLS, CALL_COLS), tz)
+
+    # --- files ------------------------------------------------------------------------------------
+    def files(self, tz: str | None) -> list[FileEntry]:
+        root = self.options.files_root.rstrip("/")
+        r = self.shell.run(["find", root + "/", "-mindepth", "1", "-exec", "stat", "-c", "%s|%Y|%F|%n", "{}", "+"],
+                           timeout=60)
+        entries = parse_stat_lines(r.out, root, tz) if r.out.strip() else []
+        if not entries:
+            r2 = self.shell.run(["ls", "-laR", root + "/"], timeout=60)
+            entries = parse_ls_lr(r2.out, root)
+            if not entries and (r.rc not in (0, None) and r2.rc not in (0, None)):
+                raise ParseError(f"cannot list {root}: {(r.err or r2.err or r2.out).strip()[:200]}")
+        out = []
+        for e in entries:
+            if any(e.path == x or e.path.startswith(x.rstrip("/") + "/") for x in self.options.files_exclude):
+                continue
+            if not self.options.include_hidden_files and any(p.startswith(".") for p in e.path.split("/")):
+                continue
+            out.append(e)
+        out.sort(key=lambda e: e.path)
+        return out
+
+    # --- foreground -----------------------------------------------------------------------------
+    def foreground(self) -> ForegroundState:
+        win = None
+        try:
+            win = parse_dumpsys_window(self.shell.out(["dumpsys", "window"]))
+        except ParseError as e:
+            self.notes["foreground.window"] = str(e)
+        act = None
+        if win is None or win.package is None:
+            try:
+                act = parse_dumpsys_activity(self.shell.out(["dumpsys", "activity", "activities"]))
+            except ParseError as e:
+                self.notes["foreground.activity"] = str(e)
+        return foreground_state(win, act)
+
+    # --- everything ---------------------------------------------------------------------------------
+    def _want(self, field: str) -> bool:
+        return self.options.fields is None or field in self.options.fields
+
+    def _try(self, field: str, fn: Callable[[], Any]) -> Any:
+        t0 = time.perf_counter()
+        try:
+            return fn()
+        except DeviceLost:
+            raise
+        except (ParseError, ValueError) as e:
+            self.notes[field] = str(e)[:300]
+            return None
+        finally:
+            self.timings_ms[field] = (time.perf_counter() - t0) * 1e3
+
+    def read(self) -> WorldState:
+        """The whole readable state; unreadable fields stay ``None`` (see :attr:`notes`)."""
+        self.notes = {}
+        self.timings_ms = {}
+        tz = self.timezone()
+        ws = WorldState()
+        if self._want("time"):
+            ws.time = self._try("time", lambda: self.now(tz))
+        if self._want("settings"):
+            ws.settings = self._try("settings", self.settings) or Settings()
+        if self._want("contacts"):
+            ws.contacts = self._try("contacts", self.contacts)
+        if self._want("messages"):
+            ws.messages = self._try("messages", lambda: self.messages(tz))
+        if self._want("events"):
+            ws.events = self._try("events", lambda: self.events(tz))
+        if self._want("calls"):
+            ws.calls = self._try("calls", lambda: self.calls(tz))
+        if self._want("files"):
+            ws.files = self._try("files", lambda: self.files(tz))
+        if self._want("device"):
+            ws.device = self._try("device", self.device) or DeviceInfo()
+        if self._want("alarms") and self.options.alarm_probe and self.ui is not None:
+            ws.alarms = self._try("alarms", lambda: probe_alarms(self.ui))  # type: ignore[arg-type]
+        elif self._want("alarms"):
+            self.notes.setdefault("alarms", "no provider exposes alarms; enable the Clock UI probe to read them")
+        if self._want("foreground"):
+            ws.foreground = self._try("foreground", self.foreground) or ForegroundState()
+        for f in ("timers", "stopwatch", "world_clocks", "dialer_number", "calculator_display"):
+            self.notes.setdefault(f, "not readable over ADB without root")
+        return ws
+
+
+def local_to_ms(dt: datetime, tz: str | None) -> int:
+    """A naive phone-local datetime → epoch milliseconds in the phone's zone."""
+    zone = resolve_tz(tz)
+    return int(dt.replace(tzinfo=zone).timestamp() * 1000) if dt.tzinfo is None else int(dt.timestamp() * 1000)
+
+
+def utc_midnight_ms(dt: datetime) -> int:
+    """All-day events are stored at UTC midnight of their date (CalendarContract rule)."""
+    from datetime import timezone
+
+    d = datetime(dt.year, dt.month, dt.day, tzinfo=timezone.utc)
+    return int(d.timestamp() * 1000)
+
+
+__all__ += ["local_to_ms", "utc_midnight_ms", "probe_alarms"]

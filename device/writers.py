@@ -1,0 +1,837 @@
+"""Task setup on a real phone — and the teardown that leaves it exactly as it was.
+
+A ``StatePatch`` only *sets settings* and *adds records* (see :mod:`actionmap.patch`). On a
+phone that belongs to a person, both must be undone:
+
+* **Settings** are read before they are changed; the old value is written to a journal
+  *before* the change, and teardown puts it back (by the same mechanism: ``svc``/``cmd``
+  where the setting is a live radio or service, ``settings put`` otherwise; a key that was
+  unset is deleted again).
+* **Records** carry the run tag ``[s2r-xxxxxxxx]`` in a field that round-trips through the
+  provider and that the app does not show as the record's name:
+
+  ========  ====================================================================
+  kind      where the tag lives
+  ========  ====================================================================
+  contacts  a Note data row (``vnd.android.cursor.item/note``, ``data1``)
+  events    appended to ``description`` (readers strip it and fill ``tag``)
+  messages  the ``subject`` column of ``content://sms``
+  calls     the ``transcription`` column of ``content://call_log/calls``
+  alarms    appended to the label (readers strip it)
+  timers    appended to the label
+  files     the first bytes of the file's content (``s2r-tag:[s2r-…]``); the path is
+            also journalled, and a file that existed before setup is never written
+  ========  ====================================================================
+
+  Teardown deletes *only* records whose tag field carries a marker (by ``_id``, after
+  reading the marker back) — never a record without one. Where a backend drops the tag
+  column, the journal keeps the new row's ``_id`` and its content, and teardown deletes
+  that id only if the row still holds exactly what setup wrote.
+* The journal lives on the host (``~/.cache/s2r/device-journal/<serial>.json``), written
+  after every change, so a crashed run is cleaned up the next time the phone is used.
+* Destructive resets (``pm clear`` of a provider, wiping shared storage) run only with
+  ``destructive=True``, meant for dedicated test phones.
+
+The phone's clock is never set: ``StatePatch.time`` is ignored on devices (reported in
+:attr:`SetupReport.ignored`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import struct
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from actionmap.apps import registry
+from actionmap.patch import StatePatch
+from actionmap.worldstate import Alarm, CalendarEvent, Call, Contact, FileEntry, Message, Timer
+from device.adbshell import DeviceLost, Shell
+from device.parsers import ParseError, parse_settings_get
+from device.readers import (MIME_NOTE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA, URI_EVENTS, URI_RAW_CONTACTS,
+                            URI_SMS, UIProbe, content_query, local_to_ms, marker, read_setting,
+                            utc_midnight_ms)
+
+__all__ = [
+    "new_tag", "SettingsJournal", "RawSetting", "Journal", "SetupReport", "TeardownReport", "SetupError",
+    "DeviceWriter", "real_world_effects", "set_setting", "FILE_TAG_PREFIX", "journal_dir",
+]
+
+FILE_TAG_PREFIX = b"s2r-tag:"
+_MIME_NAME = "vnd.android.cursor.item/name"
+_MIME_PHONE = "vnd.android.cursor.item/phone_v2"
+_MIME_EMAIL = "vnd.android.cursor.item/email_v2"
+_MIME_ORG = "vnd.android.cursor.item/organization"
+_PHONE_TYPES = {"home": 1, "mobile": 2, "work": 3, "work_fax": 4, "home_fax": 5, "pager": 6, "other": 7,
+                "callback": 8, "car": 9, "company_main": 10, "isdn": 11, "main": 12, "other_fax": 13, "radio": 14,
+                "telex": 15, "tty_tdd": 16, "work_mobile": 17, "work_pager": 18, "assistant": 19, "mms": 20}
+_SMS_TYPES = {"inbox": 1, "sent": 2, "draft": 3, "outbox": 4, "failed": 5}
+_CALL_TYPES = {"incoming": 1, "outgoing": 2, "missed": 3, "voicemail": 4, "rejected": 5, "blocked": 6}
+_CAL_DAYS = {"sun": 1, "mon": 2, "tue": 3, "wed": 4, "thu": 5, "fri": 6, "sat": 7}  # java.util.Calendar
+
+
+def new_tag() -> str:
+    """A fresh run tag, e.g. ``s2r-1a2b3c4d``."""
+    return "s2r-" + secrets.token_hex(4)
+
+
+def journal_dir() -> Path:
+    """Where journals live: ``$S2R_DEVICE_JOURNAL`` or ``~/.cache/s2r/device-journal``."""
+    return Path(os.environ.get("S2R_DEVICE_JOURNAL") or Path.home() / ".cache" / "s2r" / "device-journal")
+
+
+class SetupError(RuntimeError):
+    """The setup cannot be reproduced on this phone (the episode would be judged on a wrong start)."""
+
+
+# ============================================================================ settings
+class RawSetting(BaseModel):
+    namespace: str
+    key: str
+    old: str | None = Field(description="Value before s2r changed it; None = the key was unset.")
+
+
+class SettingsJournal(BaseModel):
+    """Raw ``settings put`` changes with their previous values (first change of a key wins)."""
+
+    entries: list[RawSetting] = Field(default_factory=list)
+
+    def put(self, shell: Shell, namespace: str, key: str, value: str, on_record: Callable[[], None] | None = None) -> bool:
+        if not any(e.namespace == namespace and e.key == key for e in self.entries):
+            old = parse_settings_get(shell.out(["settings", "get", namespace, key]))
+            self.entries.append(RawSetting(namespace=namespace, key=key, old=old))
+            if on_record:
+                on_record()
+        r = shell.run(["settings", "put", namespace, key, value])
+        return r.rc in (0, None) and "Exception" not in r.text
+
+    def restore(self, shell: Shell) -> list[str]:
+        problems = []
+        for e in reversed(self.entries):
+            argv = (["settings", "delete", e.namespace, e.key] if e.old is None
+                    else ["settings", "put", e.namespace, e.key, e.old])
+            r = shell.run(argv)
+            now = parse_settings_get(shell.out(["settings", "get", e.namespace, e.key]))
+            if now != e.old:
+                problems.append(f"{e.namespace}/{e.key}: wanted {e.old!r}, still {now!r} ({r.text.strip()[:100]})")
+        self.entries.clear()
+        return problems
+
+
+def _onoff(v: bool) -> str:
+    return "1" if v else "0"
+
+
+# field → (raw namespace, key, encoder) for the settings-provider fallback
+_RAW: dict[str, tuple[str, str, Callable[[Any], str]]] = {
+    "wifi": ("global", "wifi_on", _onoff),
+    "bluetooth": ("global", "bluetooth_on", _onoff),
+    "airplane_mode": ("global", "airplane_mode_on", _onoff),
+    "mobile_data": ("global", "mobile_data", _onoff),
+    "dark_mode": ("secure", "ui_night_mode", lambda v: "2" if v else "1"),
+    "do_not_disturb": ("global", "zen_mode", lambda v: "1" if v else "0"),
+    "location": ("secure", "location_mode", lambda v: "3" if v else "0"),
+    "auto_rotate": ("system", "accelerometer_rotation", _onoff),
+    "adaptive_brightness": ("system", "screen_brightness_mode", _onoff),
+    "brightness": ("system", "screen_brightness", str),
+    "screen_off_timeout_ms": ("system", "screen_off_timeout", str),
+    "font_scale": ("system", "font_scale", lambda v: repr(float(v))),
+    "ringer_mode": ("global", "mode_ringer", lambda v: {"silent": "0", "vibrate": "1", "normal": "2"}[v]),
+    "media_volume": ("system", "volume_music_speaker", str),
+    "device_name": ("global", "device_name", str),
+}
+
+
+def _commands(field: str, v: Any) -> list[list[str]]:
+    """The service commands that change a *live* setting (a radio, a mode), newest first.
+
+    Writing ``wifi_on`` alone would leave the radio untouched on a real phone, so the
+    service is asked first and the provider key is the fallback (and what we verify).
+    """
+    on = bool(v)
+    table: dict[str, list[list[str]]] = {
+        "wifi": [["svc", "wifi", "enable" if on else "disable"]],
+        "bluetooth": [["cmd", "bluetooth_manager", "enable" if on else "disable"],
+                      ["svc", "bluetooth", "enable" if on else "disable"]],
+        "airplane_mode": [["cmd", "connectivity", "airplane-mode", "enable" if on else "disable"]],
+        "mobile_data": [["svc", "data", "enable" if on else "disable"]],
+        "dark_mode": [["cmd", "uimode", "night", "yes" if on else "no"]],
+        "do_not_disturb": [["cmd", "notification", "set_dnd", "priority" if on else "off"]],
+        "location": [["cmd", "location", "set-location-enabled", "true" if on else "false"]],
+        "media_volume": [["cmd", "media_session", "volume", "--stream", "3", "--set", str(v)]],
+    }
+    return table.get(field, [])
+
+
+_CMD_FAILED = re.compile(r"(Unknown command|Unknown option|inaccessible or not found|not found|Exception|Error:|"
+                         r"usage:|Usage:)")
+
+
+def set_setting(shell: Shell, field: str, value: Any, raw: SettingsJournal,
+                on_record: Callable[[], None] | None = None, verify_s: float = 3.0) -> str:
+    """Set one ``WorldState.settings`` field and verify it by reading it back.
+
+    Returns how it was set (``cmd: svc wifi enable`` or ``settings put global wifi_on 1``);
+    raises ``SetupError`` when neither way took effect.
+    """
+    if field not in _RAW:
+        raise SetupError(f"setting {field!r} cannot be set over ADB without root")
+    for argv in _commands(field, value):
+        r = shell.run(argv)
+        if r.rc not in (0, None) or _CMD_FAILED.search(r.text):
+            continue
+        if _wait_for(lambda: read_setting(shell, field) == value, verify_s):
+            return "cmd: " + " ".join(argv)
+    ns, key, enc = _RAW[field]
+    raw.put(shell, ns, key, enc(value), on_record)
+    if _wait_for(lambda: read_setting(shell, field) == value, verify_s):
+        return f"settings put {ns} {key} {enc(value)}"
+    raise SetupError(f"setting {field}={value!r} did not take effect (read back {read_setting(shell, field)!r})")
+
+
+def _wait_for(pred: Callable[[], bool], timeout: float, step: float = 0.25) -> bool:
+    t0 = time.monotonic()
+    while True:
+        if pred():
+            return True
+        if time.monotonic() - t0 >= timeout:
+            return False
+        time.sleep(step)
+
+
+# ============================================================================ journal
+class SettingChange(BaseModel):
+    field: str
+    old: Any = None
+    new: Any = None
+    how: str = ""
+
+
+class CreatedRow(BaseModel):
+    """A provider row setup created: found again by its marker, or by id + content."""
+
+    kind: str
+    uri: str
+    id: str
+    content: dict[str, str] = Field(default_factory=dict, description="Column values to re-check before deleting.")
+    tagged: bool = True
+
+
+class CreatedFile(BaseModel):
+    path: str
+    size: int
+    head: str = Field("", description="Hex of the first bytes written (the tag marker).")
+
+
+class Journal(BaseModel):
+    """Everything one setup changed on one phone, persisted so a crash can be undone later."""
+
+    serial: str
+    tag: str
+    started_at: float = Field(default_factory=time.time)
+    settings: list[SettingChange] = Field(default_factory=list)
+    raw: SettingsJournal = Field(default_factory=SettingsJournal)
+    rows: list[CreatedRow] = Field(default_factory=list)
+    files: list[CreatedFile] = Field(default_factory=list)
+    dirs: list[str] = Field(default_factory=list)
+    alarm_labels: list[str] = Field(default_factory=list)
+    timer_labels: list[str] = Field(default_factory=list)
+    clipboard_old: str | None = None
+    clipboard_set: bool = False
+    path: str | None = Field(None, exclude=True)
+
+    def save(self) -> None:
+        if not self.path:
+            return
+        p = Path(self.path)
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_suffix(".tmp")
+        tmp.write_text(self.model_dump_json(indent=1), encoding="utf-8")
+        tmp.replace(p)
+
+    def discard(self) -> None:
+        if self.path and Path(self.path).exists():
+            Path(self.path).unlink()
+
+    @classmethod
+    def load(cls, path: Path) -> "Journal | None":
+        try:
+            j = cls.model_validate_json(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        j.path = str(path)
+        return j
+
+    @property
+    def empty(self) -> bool:
+        return not (self.settings or self.raw.entries or self.rows or self.files or self.dirs or self.alarm_labels
+                    or self.timer_labels or self.clipboard_set)
+
+
+class SetupReport(BaseModel):
+    tag: str
+    applied: list[str] = Field(default_factory=list)
+    ignored: list[str] = Field(default_factory=list, description="Parts of the patch devices do not apply.")
+    failed: list[str] = Field(default_factory=list)
+    timings_ms: dict[str, float] = Field(default_factory=dict)
+
+
+class TeardownReport(BaseModel):
+    tag: str
+    removed: dict[str, int] = Field(default_factory=dict)
+    restored: list[str] = Field(default_factory=list)
+    left: list[str] = Field(default_factory=list, description="What could not be undone (tell the user).")
+
+
+# ============================================================================ safety
+def real_world_effects(instance: Any) -> list[tuple[str, str | None]]:
+    """Goals that need the phone to act on the outside world: ``(what, address or None)``.
+
+    A message goal that is not limited to drafts means an SMS is sent; a call goal that is
+    not limited to incoming kinds means a call is placed. Detected from the instance's goals
+    (and apps) so a real phone can refuse the task unless the address is a test recipient.
+    """
+    out: list[tuple[str, str | None]] = []
+    for g in getattr(instance, "goals", []) or []:
+        if getattr(g, "check", None) != "record" or g.kind not in ("messages", "calls"):
+            continue
+        spec = {**g.match, **g.expect}
+        if g.op == "absent":
+            continue
+        if g.kind == "messages":
+            box = spec.get("box")
+            boxes = box.get("value") if isinstance(box, dict) else box
+            boxes = boxes if isinstance(boxes, list) else [boxes] if boxes is not None else ["sent"]
+            if set(boxes) <= {"draft", "inbox"}:
+                continue
+            addr = spec.get("address")
+            out.append(("sends an SMS", addr.get("value") if isinstance(addr, dict) else addr))
+        else:
+            kind = spec.get("kind")
+            kinds = kind.get("value") if isinstance(kind, dict) else kind
+            kinds = kinds if isinstance(kinds, list) else [kinds] if kinds is not None else ["outgoing"]
+            if "outgoing" not in kinds:
+                continue
+            num = spec.get("number")
+            out.append(("places a call", num.get("value") if isinstance(num, dict) else num))
+    return out
+
+
+def _digits(s: str | None) -> str:
+    return "".join(c for c in (s or "") if c.isdigit())
+
+
+def refusal_reason(instance: Any, test_recipient: str | None) -> str | None:
+    """Why a real phone must not run this instance (None = safe)."""
+    effects = real_world_effects(instance)
+    if not effects:
+        return None
+    if not test_recipient:
+        what = ", ".join(sorted({w for w, _ in effects}))
+        return (f"task {getattr(instance, 'instance_id', '?')} {what} on a real phone; configure a test recipient "
+                f"(a phone you own) to allow it")
+    want = _digits(test_recipient)
+    bad = [a for _, a in effects if a is None or not _digits(a).endswith(want[-9:])]
+    if bad:
+        return f"task would contact {bad} which is not the configured test recipient {test_recipient!r}"
+    return None
+
+
+__all__ += ["refusal_reason"]
+
+
+# ============================================================================ the writer
+def _bind(col: str, value: Any) -> list[str]:
+    """One ``--bind col:type:value`` (one argv word: quoting makes any text safe)."""
+    if value is None:
+        return ["--bind", f"{col}:n:"]
+    if isinstance(value, bool):
+        return ["--bind", f"{col}:i:{int(value)}"]
+    if isinstance(value, int):
+        return ["--bind", f"{col}:{'l' if abs(value) > 2**31 - 1 else 'i'}:{value}"]
+    return ["--bind", f"{col}:s:{value}"]
+
+
+def _content_insert(shell: Shell, uri: str, values: dict[str, Any]) -> None:
+    argv = ["content", "insert", "--uri", uri]
+    for k, v in values.items():
+        argv += _bind(k, v)
+    r = shell.run(argv)
+    if r.rc not in (0, None) or re.search(r"(Exception|Error while|Permission Denial|Unknown URI)", r.text):
+        raise SetupError(f"content insert {uri} failed: {r.text.strip()[:200]}")
+
+
+def _max_id(shell: Shell, uri: str) -> int:
+    try:
+        rows = content_query(shell, uri, ("_id",))
+    except ParseError:
+        return 0
+    return max((int(r["_id"]) for r in rows if r.get("_id") and str(r["_id"]).isdigit()), default=0)
+
+
+class DeviceWriter:
+    """Applies ``StatePatch`` setups to one phone and undoes them (see the module docstring)."""
+
+    def __init__(self, shell: Shell, *, family: str = "aosp", tz: str | None = None,
+                 journal_root: Path | None = None, ui: UIProbe | None = None,
+                 clipboard: tuple[Callable[[], str | None], Callable[[str], None]] | None = None,
+                 destructive: bool = False):
+        self.shell = shell
+        self.family = family
+        self.tz = tz
+        self.root = journal_root or journal_dir()
+        self.ui = ui
+        self.clipboard = clipboard
+        self.destructive = destructive
+
+    # --- journal on disk ---------------------------------------------------------------------
+    def journal_path(self) -> Path:
+        return self.root / (re.sub(r"[^A-Za-z0-9_.-]", "_", self.shell.serial) + ".json")
+
+    def pending(self) -> Journal | None:
+        """A journal left by a run that did not tear down (crash, lost device)."""
+        p = self.journal_path()
+        return Journal.load(p) if p.exists() else None
+
+    # --- setup ---------------------------------------------------------------------------------
+    def apply(self, patch: StatePatch | dict[str, Any] | None, tag: str | None = None) -> tuple[Journal, SetupReport]:
+        """Apply ``patch``; returns the journal (give it to :meth:`teardown`) and a report.
+
+        Raises ``SetupError`` (after undoing what was done) if part of the patch cannot be
+        reproduced on this phone.
+        """
+        p = patch if isinstance(patch, StatePatch) else StatePatch.model_validate(patch or {})
+        tag = tag or new_tag()
+        j = Journal(serial=self.shell.serial, tag=tag, path=str(self.journal_path()))
+        rep = SetupReport(tag=tag)
+        j.save()
+        try:
+            self._apply(p, j, rep)
+        except (SetupError, ParseError) as e:
+            rep.failed.append(str(e))
+        if rep.failed:
+            try:
+                self.teardown(j)
+            except DeviceLost:
+                pass
+            raise SetupError("; ".join(rep.failed)[:800])
+        return j, rep
+
+    def _apply(self, p: StatePatch, j: Journal, rep: SetupReport) -> None:
+        if p.time is not None:
+            rep.ignored.append("time (devices keep their own clock)")
+        if p.start.route:
+            rep.ignored.append("start.route (sim only)")
+        for field, value in p.settings.items():
+            t0 = time.perf_counter()
+            old = read_setting(self.shell, field) if field in _RAW else None
+            if field in _RAW and old == value:
+                rep.applied.append(f"settings.{field} already {value!r}")
+                continue
+            if field not in _RAW:
+                rep.failed.append(f"settings.{field} cannot be set on a device without root")
+                continue
+            j.settings.append(SettingChange(field=field, old=old, new=value))
+            j.save()
+            j.settings[-1].how = set_setting(self.shell, field, value, j.raw, j.save)
+            j.save()
+            rep.applied.append(f"settings.{field}={value!r} ({j.settings[-1].how})")
+            rep.timings_ms[f"settings.{field}"] = (time.perf_counter() - t0) * 1e3
+        adders: dict[str, Callable[[Any, Journal], str]] = {
+            "contacts": self._add_contact, "messages": self._add_message, "events": self._add_event,
+            "calls": self._add_call, "alarms": self._add_alarm, "timers": self._add_timer, "files": self._add_file,
+        }
+        for kind in p.add:
+            t0 = time.perf_counter()
+            for rec in p.records(kind):
+                rep.applied.append(adders[kind](rec, j))
+                j.save()
+            rep.timings_ms[kind] = (time.perf_counter() - t0) * 1e3
+        if p.world_clocks:
+            rep.failed.append("world_clocks cannot be added on a device (no API)")
+        if p.clipboard is not None:
+            if self.clipboard is None:
+                rep.failed.append("clipboard: no uiautomator2 connection to set it")
+            else:
+                get, put = self.clipboard
+                j.clipboard_old = get()
+                j.clipboard_set = True
+                j.save()
+                put(p.clipboard)
+                rep.applied.append("clipboard")
+
+    # --- record adders -------------------------------------------------------------------------
+    def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
+                 tag_col: str | None) -> CreatedRow:
+        """Find the row just inserted (``_id`` > before, matching ``match``) and journal it."""
+        cols = ("_id", *match.keys(), *((tag_col,) if tag_col else ()))
+        try:
+            rows = content_query(self.shell, uri, tuple(dict.fromkeys(cols)))
+        except ParseError:
+            rows = content_query(self.shell, uri, tuple(dict.fromkeys(("_id", *match.keys()))))
+            tag_col = None
+        mine = [r for r in rows if str(r.get("_id") or "").isdigit() and int(r["_id"] or 0) > before
+                and all((r.get(k) or "") == v for k, v in match.items())]
+        if not mine:
+            raise SetupError(f"{kind}: the inserted row did not appear in {uri} (is writing allowed on this phone?)")
+        r = max(mine, key=lambda r: int(r["_id"] or 0))
+        tagged = bool(tag_col) and marker(j.tag) in (r.get(tag_col) or "")
+        row = CreatedRow(kind=kind, uri=uri, id=str(r["_id"]), content=match, tagged=tagged)
+        j.rows.append(row)
+        return row
+
+    def _add_contact(self, c: Contact, j: Journal) -> str:
+        before = _max_id(self.shell, URI_RAW_CONTACTS)
+        _content_insert(self.shell, URI_RAW_CONTACTS, {"starred": int(c.starred)})
+        rows = content_query(self.shell, URI_RAW_CONTACTS, ("_id",))
+        ids = [int(r["_id"]) for r in rows if str(r.get("_id") or "").isdigit() and int(r["_id"] or 0) > before]
+        if not ids:
+            raise SetupError("contacts: the raw contact did not appear (is writing contacts allowed?)")
+        rid = max(ids)
+        j.rows.append(CreatedRow(kind="contacts", uri=URI_RAW_CONTACTS, id=str(rid), content={}, tagged=False))
+        j.save()
+        data: list[dict[str, Any]] = [{"mimetype": MIME_NOTE, "data1": marker(j.tag)},
+                                      {"mimetype": _MIME_NAME, "data1": c.name}]
+        for ph in c.phones:
+            t = _PHONE_TYPES.get(ph.label)
+            data.append({"mimetype": _MIME_PHONE, "data1": ph.number, "data2": t if t else 0,
+                         **({} if t else {"data3": ph.label})})
+        for em in c.emails:
+            data.append({"mimetype": _MIME_EMAIL, "data1": em, "data2": 1})
+        if c.company:
+            data.append({"mimetype": _MIME_ORG, "data1": c.company, "data2": 1})
+        for d in data:
+            _content_insert(self.shell, URI_CONTACT_DATA, {"raw_contact_id": rid, **d})
+        rows = content_query(self.shell, URI_CONTACT_DATA, ("_id", "raw_contact_id", "mimetype", "data1"),
+                             where=f"raw_contact_id={rid}")
+        j.rows[-1].tagged = any(r.get("mimetype") == MIME_NOTE and marker(j.tag) in (r.get("data1") or "")
+                                for r in rows)
+        j.rows[-1].content = {"name": c.name}
+        return f"contact {c.name!r} (raw_contact {rid}{'' if j.rows[-1].tagged else ', untagged: journal only'})"
+
+    def _add_message(self, m: Message, j: Journal) -> str:
+        before = _max_id(self.shell, URI_SMS)
+        when = local_to_ms(m.time, self.tz) if m.time else int(time.time() * 1000)
+        _content_insert(self.shell, URI_SMS, {"address": m.address, "body": m.body, "type": _SMS_TYPES[m.box],
+                                              "read": int(m.read), "seen": 1, "date": when,
+                                              "subject": marker(j.tag)})
+        row = self._new_row("messages", URI_SMS, before, j, {"address": m.address, "body": m.body}, "subject")
+        return f"message to/from {m.address} (sms {row.id})"
+
+    def _calendar_id(self) -> str:
+        rows = content_query(self.shell, URI_CALENDARS, ("_id", "calendar_access_level", "visible"))
+        ok = [r for r in rows if (r.get("visible") in (None, "1")) and int(r.get("calendar_access_level") or 700) >= 500]
+        if not ok:
+            raise SetupError("events: no writable calendar on this phone")
+        return str(min(int(r["_id"] or 0) for r in ok))
+
+    def _add_event(self, e: CalendarEvent, j: Journal) -> str:
+        before = _max_id(self.shell, URI_EVENTS)
+        if e.all_day:
+            start = utc_midnight_ms(e.start)
+            end = utc_midnight_ms(e.end) if e.end else start + 86_400_000
+            tz = "UTC"
+        else:
+            start = local_to_ms(e.start, self.tz)
+            end = local_to_ms(e.end, self.tz) if e.end else start + 3_600_000
+            tz = self.tz or "UTC"
+        desc = (e.description + "\n" if e.description else "") + marker(j.tag)
+        _content_insert(self.shell, URI_EVENTS, {
+            "calendar_id": int(self._calendar_id()), "title": e.title, "dtstart": start, "dtend": end,
+            "allDay": int(e.all_day), "eventTimezone": tz, "eventLocation": e.location, "description": desc})
+        row = self._new_row("events", URI_EVENTS, before, j, {"title": e.title}, "description")
+        return f"event {e.title!r} (event {row.id})"
+
+    def _add_call(self, c: Call, j: Journal) -> str:
+        before = _max_id(self.shell, URI_CALLS)
+        when = local_to_ms(c.time, self.tz) if c.time else int(time.time() * 1000)
+        _content_insert(self.shell, URI_CALLS, {"number": c.number, "name": c.name, "type": _CALL_TYPES[c.kind],
+                                                "date": when, "duration": c.duration_s, "new": 0,
+                                                "transcription": marker(j.tag)})
+        row = self._new_row("calls", URI_CALLS, before, j, {"number": c.number}, "transcription")
+        return f"call {c.kind} {c.number} (call {row.id})"
+
+    def _clock_package(self) -> str | None:
+        for comp in registry().components("clock", self.family):
+            r = self.shell.run(["pm", "path", comp.package])
+            if r.out.strip().startswith("package:"):
+                return comp.package
+        return None
+
+    def _add_alarm(self, a: Alarm, j: Journal) -> str:
+        if not a.enabled:
+            raise SetupError("alarms: a disabled alarm cannot be created through the AlarmClock API")
+        label = f"{a.label} {marker(j.tag)}".strip()
+        argv = ["am", "start", "-a", "android.intent.action.SET_ALARM",
+                "--ei", "android.intent.extra.alarm.HOUR", str(a.hour),
+                "--ei", "android.intent.extra.alarm.MINUTES", str(a.minute),
+                "--es", "android.intent.extra.alarm.MESSAGE", label,
+                "--ez", "android.intent.extra.alarm.VIBRATE", "true" if a.vibrate else "false",
+                "--ez", "android.intent.extra.alarm.SKIP_UI", "true"]
+        if a.days:
+            argv += ["--eial", "android.intent.extra.alarm.DAYS", ",".join(str(_CAL_DAYS[d]) for d in a.days)]
+        pkg = self._clock_package()
+        if pkg:
+            argv += ["-p", pkg]
+        j.alarm_labels.append(label)
+        j.save()
+        r = self.shell.run(argv)
+        if r.rc not in (0, None) or re.search(r"(Error|Exception|unable to resolve)", r.text, re.I):
+            raise SetupError(f"alarms: SET_ALARM failed: {r.text.strip()[:200]}")
+        return f"alarm {a.hour:02d}:{a.minute:02d} {a.label!r}"
+
+    def _add_timer(self, t: Timer, j: Journal) -> str:
+        label = f"{t.label} {marker(j.tag)}".strip()
+        argv = ["am", "start", "-a", "android.intent.action.SET_TIMER",
+                "--ei", "android.intent.extra.alarm.LENGTH", str(max(1, t.duration_s)),
+                "--es", "android.intent.extra.alarm.MESSAGE", label,
+                "--ez", "android.intent.extra.alarm.SKIP_UI", "true"]
+        pkg = self._clock_package()
+        if pkg:
+            argv += ["-p", pkg]
+        j.timer_labels.append(label)
+        j.save()
+        r = self.shell.run(argv)
+        if r.rc not in (0, None) or re.search(r"(Error|Exception|unable to resolve)", r.text, re.I):
+            raise SetupError(f"timers: SET_TIMER failed: {r.text.strip()[:200]}")
+        return f"timer {t.duration_s}s {t.label!r}"
+
+    def _exists(self, path: str) -> bool:
+        return self.shell.run(["ls", "-d", path]).rc == 0
+
+    def _add_file(self, f: FileEntry, j: Journal) -> str:
+        path = re.sub(r"/+", "/", f.path)
+        if not (path.startswith("/sdcard/") or path.startswith("/storage/emulated/0/")) or "/../" in path + "/":
+            raise SetupError(f"files: {f.path!r} is outside shared storage")
+        parent = path.rsplit("/", 1)[0]
+        self._mkdirs(parent, j)
+        if f.kind == "dir":
+            self._mkdirs(path, j)
+            return f"dir {path}"
+        if self._exists(path):
+            raise SetupError(f"files: {path} already exists on the phone; s2r never overwrites a user's file")
+        head = (FILE_TAG_PREFIX + marker(j.tag).encode() + b"\n")
+        data = (head + b"\0" * max(0, f.size - len(head)))[:f.size]
+        mtime = int(local_to_ms(f.mtime, self.tz) / 1000) if f.mtime else int(time.time())
+        j.files.append(CreatedFile(path=path, size=f.size, head=data[:len(head)].hex()))
+        j.save()
+        sync_push(self.shell, data, path, mtime=mtime)
+        return f"file {path} ({f.size} B)"
+
+    def _mkdirs(self, path: str, j: Journal) -> None:
+        parts = path.split("/")
+        for i in range(3, len(parts) + 1):
+            d = "/".join(parts[:i])
+            if d in ("/sdcard", "/storage/emulated/0", "/storage/emulated", "/storage") or self._exists(d):
+                continue
+            j.dirs.append(d)
+            j.save()
+            r = self.shell.run(["mkdir", d])
+            if r.rc not in (0, None):
+                raise SetupError(f"files: mkdir {d} failed: {r.text.strip()[:200]}")
+
+    # --- teardown ------------------------------------------------------------------------------
+    def teardown(self, j: Journal) -> TeardownReport:
+        """Undo a setup: delete only tagged rows/files, restore settings, then drop the journal."""
+        rep = TeardownReport(tag=j.tag)
+        mk = marker(j.tag)
+        # records: find every row that carries the marker (also from crashed runs' journals)
+        self._delete_marked_contacts(mk, rep)
+        for kind, uri, col in (("messages", URI_SMS, "subject"), ("events", URI_EVENTS, "description"),
+                               ("calls", URI_CALLS, "transcription")):
+            self._delete_marked(kind, uri, col, mk, rep)
+        for row in j.rows:
+            if row.tagged:
+                continue
+            self._delete_journalled(row, mk, rep)
+        # files: only ours (journalled and still starting with our marker), deepest first
+        for f in reversed(j.files):
+            if self._is_our_file(f):
+                r = self.shell.run(["rm", f.path])
+                if r.rc in (0, None):
+                    rep.removed["files"] = rep.removed.get("files", 0) + 1
+                    continue
+            if self._exists(f.path):
+                rep.left.append(f"file {f.path} changed since setup; left in place")
+        for d in sorted(set(j.dirs), key=len, reverse=True):
+            if self._exists(d):
+                r = self.shell.run(["rmdir", d])  # never rm -r: a non-empty dir holds someone's file
+                if r.rc in (0, None):
+                    rep.removed["dirs"] = rep.removed.get("dirs", 0) + 1
+                else:
+                    rep.left.append(f"dir {d} is not empty; left in place")
+        if j.alarm_labels:
+            n = self._delete_tagged_alarms(mk)
+            if n is None:
+                rep.left.append(f"{len(j.alarm_labels)} alarm(s) labelled {mk} (delete them in the Clock app, "
+                                "or enable the alarm UI probe)")
+            else:
+                rep.removed["alarms"] = n
+        if j.timer_labels:
+            rep.left.append(f"{len(j.timer_labels)} timer(s) labelled {mk}: no API removes timers")
+        # settings: field-level first (service commands), then exact raw values
+        for ch in reversed(j.settings):
+            if ch.old is None:
+                continue
+            try:
+                set_setting(self.shell, ch.field, ch.old, SettingsJournal())
+                rep.restored.append(f"settings.{ch.field}={ch.old!r}")
+            except SetupError as e:
+                rep.left.append(str(e))
+        rep.left += j.raw.restore(self.shell)
+        if j.clipboard_set and self.clipboard is not None and j.clipboard_old is not None:
+            self.clipboard[1](j.clipboard_old)
+            rep.restored.append("clipboard")
+        j.discard()
+        return rep
+
+    def _delete_marked_contacts(self, mk: str, rep: TeardownReport) -> None:
+        try:
+            rows = content_query(self.shell, URI_CONTACT_DATA, ("_id", "raw_contact_id", "mimetype", "data1"),
+                                 where=f"mimetype='{MIME_NOTE}'")
+        except ParseError:
+            return
+        ids = sorted({r["raw_contact_id"] for r in rows
+                      if r.get("mimetype") == MIME_NOTE and mk in (r.get("data1") or "") and r.get("raw_contact_id")})
+        for rid in ids:
+            if not str(rid).isdigit():
+                continue
+            self.shell.run(["content", "delete", "--uri", URI_RAW_CONTACTS + "?caller_is_syncadapter=true",
+                            "--where", f"_id={int(rid)}"])
+            rep.removed["contacts"] = rep.removed.get("contacts", 0) + 1
+
+    def _delete_marked(self, kind: str, uri: str, col: str, mk: str, rep: TeardownReport) -> None:
+        try:
+            rows = content_query(self.shell, uri, ("_id", col))
+        except ParseError:
+            return
+        for r in rows:
+            if mk in (r.get(col) or "") and str(r.get("_id") or "").isdigit():
+                self.shell.run(["content", "delete", "--uri", uri, "--where", f"_id={int(r['_id'] or 0)}"])
+                rep.removed[kind] = rep.removed.get(kind, 0) + 1
+
+    def _delete_journalled(self, row: CreatedRow, mk: str, rep: TeardownReport) -> None:
+        """A row whose tag did not round-trip: delete its id only if it still holds what we wrote."""
+        if row.kind == "contacts":
+            try:
+                rows = content_query(self.shell, URI_CONTACT_DATA, ("_id", "raw_contact_id", "mimetype", "data1"),
+                                     where=f"raw_contact_id={int(row.id)}")
+            except (ParseError, ValueError):
+                return
+            names = {r.get("data1") for r in rows if r.get("mimetype") == _MIME_NAME}
+            if not rows:
+                return  # already gone (deleted with its marker)
+            if row.content.get("name") not in names:
+                rep.left.append(f"contact raw id {row.id} changed since setup; left in place")
+                return
+            self.shell.run(["content", "delete", "--uri", URI_RAW_CONTACTS + "?caller_is_syncadapter=true",
+                            "--where", f"_id={int(row.id)}"])
+        else:
+            cols = ("_id", *row.content.keys())
+            try:
+                rows = content_query(self.shell, row.uri, cols, where=f"_id={int(row.id)}")
+            except (ParseError, ValueError):
+                return
+            if not rows:
+                return
+            if any((rows[0].get(k) or "") != v for k, v in row.content.items()):
+                rep.left.append(f"{row.kind} {row.id} changed since setup; left in place")
+                return
+            self.shell.run(["content", "delete", "--uri", row.uri, "--where", f"_id={int(row.id)}"])
+        rep.removed[row.kind] = rep.removed.get(row.kind, 0) + 1
+
+    def _is_our_file(self, f: CreatedFile) -> bool:
+        head = bytes.fromhex(f.head)
+        if not self._exists(f.path):
+            return False
+        try:
+            got = self.shell.device.sync.read_bytes(f.path)[:len(head)] if head else b""
+        except Exception:  # noqa: BLE001
+            return False
+        st = self.shell.run(["stat", "-c", "%s", f.path]).out.strip()
+        return got == head and (not st.isdigit() or int(st) == f.size)
+
+    def _delete_tagged_alarms(self, mk: str, max_rounds: int = 20) -> int | None:
+        """Delete alarms whose label carries ``mk`` through the Clock app UI (no API deletes alarms)."""
+        if self.ui is None:
+            return None
+        n = 0
+        self.ui.probe_open("clock")
+        for _ in range(max_rounds):
+            els = self.ui.probe_elements()
+            labels = [e for e in els if e.resource_id.endswith("/label") and mk in e.text]
+            if not labels:
+                break
+            lab = labels[0]
+            items = [e for e in els if e.resource_id.endswith("/alarm_item") and e.bounds.contains(*lab.bounds.center)]
+            box = items[-1].bounds if items else None
+            delete = next((e for e in els if (e.resource_id.endswith("/delete") or e.text == "Delete")
+                           and (box is None or box.contains(*e.bounds.center))), None)
+            if delete is None:
+                arrow = next((e for e in els if e.resource_id.endswith("/arrow")
+                              and (box is None or box.contains(*e.bounds.center))), None)
+                self.ui.probe_tap(arrow or lab)
+                els = self.ui.probe_elements()
+                delete = next((e for e in els if e.resource_id.endswith("/delete") or e.text == "Delete"), None)
+            if delete is None:
+                break
+            self.ui.probe_tap(delete)
+            n += 1
+        self.ui.probe_home()
+        return n
+
+    # --- destructive -----------------------------------------------------------------------------
+    def wipe(self, what: Sequence[str]) -> list[str]:
+        """``pm clear`` providers / empty shared storage — dedicated test phones only."""
+        if not self.destructive:
+            raise PermissionError("destructive resets need destructive=True (--destructive), "
+                                  "meant for dedicated test phones")
+        pkgs = {"contacts": "com.android.providers.contacts", "calls": "com.android.providers.contacts",
+                "messages": "com.android.providers.telephony", "events": "com.android.providers.calendar"}
+        done = []
+        for w in what:
+            if w in pkgs:
+                r = self.shell.run(["pm", "clear", pkgs[w]])
+                done.append(f"pm clear {pkgs[w]}: {r.out.strip() or r.err.strip()}")
+            elif w == "files":
+                for d in ("Download", "Documents", "Pictures", "Music", "Movies", "DCIM"):
+                    self.shell.run(["find", f"/sdcard/{d}/", "-mindepth", "1", "-delete"])
+                done.append("emptied shared storage folders")
+            else:
+                raise ValueError(f"cannot wipe {w!r}")
+        return done
+
+
+# ============================================================================ sync push with mtime
+def sync_push(shell: Shell, data: bytes, path: str, *, mode: int = 0o644, mtime: int | None = None) -> None:
+    """Push bytes with the ``sync:`` protocol, setting the file's mtime (adbutils always sends "now")."""
+    try:
+        conn = shell.device.open_transport(timeout=shell.timeout)
+        try:
+            conn.send_command("sync:")
+            conn.check_okay()
+            spec = f"{path},{0o100000 | mode}".encode("utf-8")
+            conn.conn.sendall(b"SEND" + struct.pack("<I", len(spec)) + spec)
+            for i in range(0, len(data), 64 * 1024):
+                chunk = data[i:i + 64 * 1024]
+                conn.conn.sendall(b"DATA" + struct.pack("<I", len(chunk)) + chunk)
+            conn.conn.sendall(b"DONE" + struct.pack("<I", int(mtime if mtime is not None else time.time())))
+            status = conn.read(4)
+            length = struct.unpack("<I", conn.read(4))[0]
+            if status != b"OKAY":
+                msg = conn.read(length).decode("utf-8", "replace") if length else ""
+                raise SetupError(f"push {path} failed: {msg}")
+            conn.conn.sendall(b"QUIT" + struct.pack("<I", 0))
+        finally:
+            conn.close()
+    except SetupError:
+        raise
+    except Exception as e:  # noqa: BLE001
+        raise shell._classify(e, f"push {path}") from e
+
