@@ -367,6 +367,17 @@ def _content_insert(shell: Shell, uri: str, values: dict[str, Any]) -> None:
         raise SetupError(f"content insert {uri} failed: {r.text.strip()[:200]}")
 
 
+def _insert_tagged(shell: Shell, uri: str, values: dict[str, Any], tag_col: str, mark: str) -> None:
+    """Insert with the tag column; a provider without that column gets the row untagged
+    (the journal then identifies it by id and content)."""
+    try:
+        _content_insert(shell, uri, {**values, tag_col: mark})
+    except SetupError as e:
+        if "no column named" not in str(e) and "no such column" not in str(e):
+            raise
+        _content_insert(shell, uri, values)
+
+
 def _max_id(shell: Shell, uri: str) -> int:
     try:
         rows = content_query(shell, uri, ("_id",))
@@ -518,9 +529,8 @@ class DeviceWriter:
     def _add_message(self, m: Message, j: Journal) -> str:
         before = _max_id(self.shell, URI_SMS)
         when = local_to_ms(m.time, self.tz) if m.time else int(time.time() * 1000)
-        _content_insert(self.shell, URI_SMS, {"address": m.address, "body": m.body, "type": _SMS_TYPES[m.box],
-                                              "read": int(m.read), "seen": 1, "date": when,
-                                              "subject": marker(j.tag)})
+        _insert_tagged(self.shell, URI_SMS, {"address": m.address, "body": m.body, "type": _SMS_TYPES[m.box],
+                                             "read": int(m.read), "seen": 1, "date": when}, "subject", marker(j.tag))
         row = self._new_row("messages", URI_SMS, before, j, {"address": m.address, "body": m.body}, "subject")
         return f"message to/from {m.address} (sms {row.id})"
 
@@ -551,9 +561,9 @@ class DeviceWriter:
     def _add_call(self, c: Call, j: Journal) -> str:
         before = _max_id(self.shell, URI_CALLS)
         when = local_to_ms(c.time, self.tz) if c.time else int(time.time() * 1000)
-        _content_insert(self.shell, URI_CALLS, {"number": c.number, "name": c.name, "type": _CALL_TYPES[c.kind],
-                                                "date": when, "duration": c.duration_s, "new": 0,
-                                                "transcription": marker(j.tag)})
+        _insert_tagged(self.shell, URI_CALLS, {"number": c.number, "name": c.name, "type": _CALL_TYPES[c.kind],
+                                               "date": when, "duration": c.duration_s, "new": 0},
+                       "transcription", marker(j.tag))
         row = self._new_row("calls", URI_CALLS, before, j, {"number": c.number}, "transcription")
         return f"call {c.kind} {c.number} (call {row.id})"
 

@@ -213,6 +213,9 @@ def test_shell_v2_separates_stderr_and_unknown_command_is_127(vdev: VDev) -> Non
 def test_shell_v2_stdin_then_close_stdin(vdev: VDev) -> None:
     r = vdev.adb("shell", "cat", input=b"piped\x00data\n")
     assert (r.returncode, r.stdout) == (0, b"piped\x00data\n")
+    big = os.urandom(3 * 1024 * 1024)  # many WRTEs both ways: stdin queue + OKAY back-pressure
+    r = vdev.adb("shell", "cat", input=big)
+    assert r.returncode == 0 and r.stdout == big
 
 
 def test_shell_v1_merges_stderr_and_has_no_exit_code(vdev: VDev) -> None:

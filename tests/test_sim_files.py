@@ -14,7 +14,7 @@ import pytest
 from actionmap.actions import Key, LongPress, Tap, TypeText
 from sim import state as st
 from sim.env import SimEnv
-from transfer.oracle.base import Ctx, OracleError, Skill
+from transfer.oracle.base import Ctx, OracleError, Skill, back, tap
 from transfer.oracle.drive import run_skill
 from transfer.oracle.skills import files as F
 
@@ -22,7 +22,7 @@ FLAVORS = ["sim", "aosp"]
 
 
 def fresh(flavor: str, **patch: Any) -> SimEnv:
-    env = SimEnv(flavor=flavor)
+    env = SimEnv(flavor=flavor, screenshots=False)  # the skills read elements, not pixels
     env.reset({"start": {"app": "files"}, **patch})
     return env
 
@@ -145,4 +145,38 @@ def test_selection_back_and_search() -> None:
     obs, _ = env.step(Tap(target=Ctx(obs).find(desc="Search").index))
     obs, _ = env.step(TypeText(text="img_20"))
     assert [t for t, _ in F.rows(Ctx(obs))] == ["IMG_2041.jpg", "IMG_2042.jpg"]
+    assert_consistent(env)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
+def test_screens_sort_and_details(flavor: str) -> None:
+    """Sort by size, open a file, its details; AOSP's roots drawer and a category root."""
+    env = fresh(flavor)
+
+    def tour(c: Ctx) -> Skill:
+        yield from F.open_folder(c, "/sdcard/Download")
+        if c.flavor == "aosp":
+            yield from tap(c, rid="sort_dimen_dropdown", scroll=False)
+        else:
+            yield from tap(c, desc="More options", scroll=False)
+            yield from tap(c, "Sort by", scroll=False)
+        yield from tap(c, c.t("Largest first", "Size (largest first)"), cls="RadioButton", scroll=False)
+        order = [t for t, _ in F.rows(c)]
+        yield from tap(c, "boarding_pass.pdf", rid="title")
+        yield from tap(c, desc=c.t("Details", "Properties"), scroll=False)
+        details = {t.text for t in c.find_all(rid="summary")}
+        cat_rows: list[str] = []
+        if c.flavor == "aosp":
+            yield from back(c)  # Properties → viewer → folder (the drawer lives on browse screens)
+            yield from back(c)
+            yield from tap(c, desc="Show roots", scroll=False)
+            yield from tap(c, "Images", rid="title", scroll=False)
+            cat_rows = [t for t, _ in F.rows(c)]
+        return order, details, cat_rows
+
+    order, details, cat_rows = run(env, tour)
+    assert order == ["setup.apk", "invoice_2026_11.pdf", "boarding_pass.pdf"]
+    assert {"boarding_pass.pdf", "/sdcard/Download", {"sim": "96 kB", "aosp": "96.00 kB"}[flavor]} <= details
+    if flavor == "aosp":
+        assert cat_rows == ["IMG_2041.jpg", "IMG_2042.jpg", "PXL_20261101_101500.jpg"]
     assert_consistent(env)

@@ -100,8 +100,10 @@ def test_send_to_contact_and_to_new_number(flavor: str) -> None:
     assert all(m.read for m in zoe)
     assert run(env, M.read_last_message, ZOE) == "See you at 7 — café 🙂"
     obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=flavor)[0]
-    titles = [e.text for e in obs.elements if e.resource_id.endswith("/title")]
-    assert titles.count(ZOE) == 1 and titles[1] == "+44 20 7946 0958"  # newest first, one row per address
+    rows = [e for e in obs.elements if e.resource_id.endswith("/conversation_list_item")]
+    titles = [t.text for r in rows for t in obs.elements
+              if t.resource_id.endswith("/title") and r.bounds.contains(*t.bounds.center)]
+    assert titles[:2] == ["+44 20 7946 0958", ZOE] and titles.count(ZOE) == 1  # newest first, one row per address
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)

@@ -153,7 +153,7 @@ def test_call_details_delete_and_clear_history(flavor: str) -> None:
     env = fresh(flavor)
     log = calls(env)
     top = newest(log)
-    obs = run_skill(env, lambda ctx: P._open_recents(ctx, missed=False), flavor=flavor)[0]
+    obs = run_skill(env, lambda ctx: P.open_recents(ctx, missed=False), flavor=flavor)[0]
     row = min(Ctx(obs=obs).find_all(rid="call_log_row"), key=lambda e: e.bounds.top)
     obs = step(env, Tap(target=row.index))
     if flavor == "aosp":

@@ -405,6 +405,7 @@ class ShellSession:
         self._v2 = kind == "shell_v2"
         self._stdin: asyncio.Queue[bytes | None] = asyncio.Queue(maxsize=16)
         self._stdin_eof = False
+        self._pump_done = False
 
     @property
     def v2(self) -> bool:
@@ -424,7 +425,10 @@ class ShellSession:
         if self._stdin_eof:
             return None
         if self._v2:
-            item = await self._stdin.get()
+            if self._pump_done and self._stdin.empty():
+                item = None  # the pump ended while the queue was full: no None was queued
+            else:
+                item = await self._stdin.get()
         else:
             try:
                 item = await self._reader.read(64 * 1024) or None
@@ -480,6 +484,7 @@ class ShellSession:
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
+            self._pump_done = True
             with contextlib.suppress(asyncio.QueueFull):
                 self._stdin.put_nowait(None)
 
@@ -1075,13 +1080,13 @@ class _SyncService:
             elif cmd == _ID["LIS2"]:
                 self._list(path, v2=True)
             elif cmd == _ID["RECV"]:
-                self._recv(path)
+                await self._recv(path)
             elif cmd == _ID["RCV2"]:
                 _id, flags = _RECV_V2.unpack(await self.r.readexactly(_RECV_V2.size))
                 if flags & ~_SYNC_FLAG_DRY_RUN:
                     await self._fail("compression is not supported")
                     return
-                self._recv(path)
+                await self._recv(path)
             elif cmd == _ID["SEND"]:
                 spec, comma, mode_s = path.rpartition(",")
                 if not comma:
@@ -1151,7 +1156,7 @@ class _SyncService:
             out += _DENT_V1.pack(_ID["DONE"], 0, 0, 0, 0)
         self.w.write(out)
 
-    def _recv(self, path: str) -> None:
+    async def _recv(self, path: str) -> None:
         try:
             chunks = self.fs.read_chunks(path, SYNC_DATA_MAX)
         except OSError as exc:
@@ -1160,6 +1165,7 @@ class _SyncService:
             return
         for chunk in chunks:
             self.w.write(_SYNC_REQ.pack(_ID["DATA"], len(chunk)) + chunk)
+            await self.w.drain()  # back-pressure: a slow host must not make us buffer the file
         self.w.write(_SYNC_REQ.pack(_ID["DONE"], 0))
 
     async def _send(self, path: str, mode: int, dry_run: bool) -> bool:
@@ -1239,6 +1245,7 @@ class ThreadedAdbd:
                 loop.run_until_complete(self.server.start())
             except BaseException as exc:  # reported to start()
                 failure.append(exc)
+                loop.close()
                 ready.set()
                 return
             self._port = self.server.port
@@ -1295,7 +1302,8 @@ class ThreadedAdbd:
 
     @property
     def serial(self) -> str:
-        return f"127.0.0.1:{self.port}"
+        """What ``adb connect`` / ``adb devices`` call this device (``HOST:PORT``)."""
+        return f"{self._server_kw.get('host', '127.0.0.1')}:{self.port}"
 
     def __enter__(self) -> "ThreadedAdbd":
         return self.start()

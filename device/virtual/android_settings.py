@@ -114,7 +114,6 @@ MOVED: dict[tuple[str, str], str] = {
     ("system", "stay_on_while_plugged_in"): "global", ("system", "wifi_sleep_policy"): "global",
     ("system", "mode_ringer"): "global", ("system", "window_animation_scale"): "global",
     ("system", "transition_animation_scale"): "global", ("system", "animator_duration_scale"): "global",
-    ("secure", "location_providers_allowed"): "secure",
 }
 
 

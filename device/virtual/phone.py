@@ -722,7 +722,7 @@ class VirtualPhone:
             def go(d: dict[str, Any]) -> None:
                 ui = d["ui"]
                 ui["current"] = app_id
-                ui["tasks"][app_id] = [{"s": "__root__", "p": {}}, {"s": route, "p": {}}]
+                ui["tasks"][app_id] = [{"s": "__root__", "p": {}}] + ([] if route == "__root__" else [{"s": route, "p": {}}])
                 ui["recents"] = [app_id] + [a for a in ui.get("recents", []) if a != app_id]
                 ui["dialog"] = ui["shade"] = None
                 ui["focus"], ui["keyboard"], ui["recentsOpen"], ui["drawer"] = None, False, False, False

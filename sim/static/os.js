@@ -141,22 +141,26 @@ const LONG_MS = 500;
 // re-rendered node's fresh handlers must still swallow the click that ends that press.
 const lp = { timer: null, fired: false };
 export function pressHandlers(onClick, onLong) {
-  if (!onLong) return { onClick: (e) => { if (S2R.gestureLock) return; update(() => onClick(e)); } };
+  if (!onLong) return { onClick: (e) => { if (S2R.gestureLock || S2R.press.longFired) { S2R.press.longFired = false; return; } update(() => onClick(e)); } };
+  // The long-press flag and timer live on S2R, not in this closure: a long press re-renders,
+  // and the click that follows the touch must see the flag even on the freshly built handler.
+  const P = S2R.press;
   return {
     onTouchStart: (e) => {
-      lp.fired = false;
-      clearTimeout(lp.timer);
-      lp.timer = setTimeout(() => { lp.fired = true; update(() => onLong(e)); }, LONG_MS);
+      P.longFired = false;
+      clearTimeout(P.timer);
+      P.timer = setTimeout(() => { P.longFired = true; update(() => onLong(e)); }, LONG_MS);
     },
-    onTouchMove: () => { clearTimeout(lp.timer); },
-    onTouchEnd: () => { clearTimeout(lp.timer); },
+    onTouchMove: () => { clearTimeout(P.timer); },
+    onTouchEnd: () => { clearTimeout(P.timer); },
     onContextMenu: (e) => { e.preventDefault(); },
     onClick: (e) => {
-      if (lp.fired || S2R.gestureLock) { lp.fired = false; return; }
+      if (P.longFired || S2R.gestureLock) { P.longFired = false; return; }
       if (onClick) update(() => onClick(e));
     },
   };
 }
+S2R.press = { longFired: false, timer: null };
 
 export function Text(text, o = {}) {
   return html`<span class=${'tv ' + (o.cls || '')} ...${A('android.widget.TextView', { id: o.id, text, desc: o.desc })}>${text}</span>`;

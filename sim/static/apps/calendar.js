@@ -531,7 +531,7 @@ function timeDialog(d) {
 
 function deleteEvent(id) {
   world().events = evs().filter((e) => e.id !== id);
-  ui().dialog = null;
+  closeDialog();
   back();
   toast(t('Event deleted', 'Event deleted'));
 }

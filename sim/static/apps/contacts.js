@@ -42,12 +42,15 @@ export function sortedContacts() {
     return 0;
   });
 }
-/** Search as the Contacts app does: name words (accent-insensitive), numbers by digits, emails. */
+/** Search as the Contacts app does: a prefix of the name or of any of its words (accent- and
+ * case-insensitive, so "li" finds "Liam" but not "Oliver"), of an email, or digits of a number. */
 export function matchContact(c, q) {
-  const fq = fold(q).trim();
+  const fq = fold(q).trim().replace(/\s+/g, ' ');
   if (!fq) return false;
-  if (fold(c.name).includes(fq)) return true;
-  if ((c.emails || []).some((e) => fold(e).includes(fq))) return true;
+  const name = fold(c.name).trim();
+  const words = [...name.split(/\s+/), ...name.split(/[\s\-'’.]+/)];
+  if (name.startsWith(fq) || words.some((w) => w.startsWith(fq))) return true;
+  if ((c.emails || []).some((e) => fold(e).startsWith(fq))) return true;
   const dq = digitsOf(q);
   if (dq && /^[\d\s()+\-.*#]+$/.test(q.trim())) return (c.phones || []).some((p) => digitsOf(p.number).includes(dq));
   return false;
@@ -127,6 +130,15 @@ function startEdit(c) { beginEdit(c); go('edit', { id: c.id }); }
 function startSearch() {
   go('search', {});
   const u = ui(); u.fields.ct_query = ''; u.focus = 'ct_query'; u.keyboard = true;
+}
+/** Open the Messages conversation with ``number`` (its draft, if any, back in the compose box). */
+export function openMessages(number) {
+  const n = String(number || '').trim();
+  if (!digitsOf(n) || !window.S2R.apps.messages) { openApp('messages'); return; }
+  const key = (a) => { const d = digitsOf(a); return d.length >= 10 ? d.slice(-10) : d; };
+  const draft = (world().messages || []).find((m) => m.box === 'draft' && key(m.address) === key(n));
+  openApp('messages', { s: 'conversation', p: { address: draft ? draft.address : n } });
+  ui().fields.compose = draft ? draft.body : '';
 }
 function callNumber(c, number) {
   openApp('phone', { s: 'incall', p: { number, name: c ? c.name : '', ret: 'contacts' } });
@@ -230,7 +242,7 @@ function details({ id }) {
     if (phones.length === 1) callNumber(c, phones[0].number);
     else if (phones.length > 1) u.dialog = { kind: 'pick', id: c.id, verb: 'call' };
   };
-  const text = () => { openApp('messages'); };
+  const text = (number) => openMessages(number || (phones[0] || {}).number);
   const actions = [
     { icon: c.starred ? '★' : '☆', desc: c.starred ? 'Remove from favorites' : 'Add to favorites', id: 'menu_star',
       onClick: () => { c.starred = !c.starred; if (!aosp()) toast(c.starred ? 'Added to favorites' : 'Removed from favorites'); } },
@@ -245,7 +257,7 @@ function details({ id }) {
     </div>
     <div style="display:flex;justify-content:center;gap:8px;padding:8px 0 12px">
       ${ActionButton('📞', 'Call', call, !phones.length)}
-      ${ActionButton('💬', 'Text', text, !phones.length)}
+      ${ActionButton('💬', 'Text', () => text(), !phones.length)}
       ${aosp() ? ActionButton('🎥', 'Video', () => toast('Video calling is not available'), !phones.length) : null}
       ${ActionButton('✉', 'Email', () => toast('No app can perform this action'), !emails.length)}
     </div>
@@ -255,7 +267,7 @@ function details({ id }) {
           ...${A('android.widget.TextView', { id: 'empty_info', text: t('No contact info', 'Add phone number') })}>${t('No contact info', 'Add phone number')}</div>` : null}
       ${phones.map((p) => InfoRow({ icon: '📞', value: p.number, label: labelText(p.label), valueId: 'phone_number', labelId: 'phone_label',
         onClick: () => callNumber(c, p.number),
-        trailing: IconBtn('💬', t(`Text ${p.number}`, 'Send message'), text, 'send_message') }))}
+        trailing: IconBtn('💬', t(`Text ${p.number}`, 'Send message'), () => text(p.number), 'send_message') }))}
       ${emails.map((e) => InfoRow({ icon: '✉', value: e, label: 'Email', valueId: 'email_address', labelId: 'email_label',
         onClick: () => toast('No app can perform this action') }))}
       ${!aosp() && c.company ? InfoRow({ icon: '🏢', value: c.company, label: 'Company', valueId: 'organization', labelId: 'organization_label' }) : null}

@@ -219,7 +219,7 @@ function list() {
     if (th.draft) {
       sub = th.draft.body;
       trailing = html`<span class="msg-draft" ...${A('android.widget.TextView', { id: 'conversation_timestamp', text: 'Draft' })}>Draft</span>`;
-      desc = `${th.name}, Draft: ${th.draft.body}`;
+      desc = `${unread ? t('Unread, ', 'Unread conversation, ') : ''}${th.name}, Draft: ${th.draft.body}`;
     } else {
       const m = th.last;
       sub = m ? (m.box === 'inbox' ? m.body : `You: ${m.body}`) : '';
@@ -402,7 +402,7 @@ const dialogs = {
           deleteThreads(d.keys);
           const u = ui();
           u.dialog = null; u.msel = [];
-          if (d.from === 'conv') { u.fields.compose = ''; back(); }
+          if (d.from === 'conv') { u.fields.compose = ''; u.focus = null; u.keyboard = false; back(); }
           toast(n === 1 ? t('Conversation deleted', 'Conversation deleted') : `${n} conversations deleted`);
         } },
       ],

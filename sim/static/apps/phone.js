@@ -11,7 +11,7 @@
 // Recents, and rows that open the call details directly.
 import { html, registerApp, Screen, Row, Section, Field, Dialog, Chip, Tabs, BottomNav, Empty, A,
   world, ui, go, back, replace, openApp, t, flavor, update, toast, nextId, now, nowIso, fmtTime } from '../os.js';
-import { Avatar, beginEdit, sortedContacts, letterOf, digitsOf, labelText, matchContact, press, hold } from './contacts.js';
+import { Avatar, beginEdit, sortedContacts, letterOf, digitsOf, labelText, matchContact, press, hold, openMessages } from './contacts.js';
 
 const PKG = 'com.android.dialer';
 const KEYS = [['1', ''], ['2', 'ABC'], ['3', 'DEF'], ['4', 'GHI'], ['5', 'JKL'], ['6', 'MNO'], ['7', 'PQRS'], ['8', 'TUV'],
@@ -175,7 +175,7 @@ function Suggestions() {
     ${hits.map((c) => { const p = c.phones.find((x) => digitsOf(x.number).includes(dq)); return Row({ icon: Avatar(c.name), title: c.name,
       subtitle: `${labelText(p.label)} ${p.number}`, id: 'search_result', onClick: () => placeCall(p.number, c.name) }); })}
     ${Row({ icon: '👤', title: 'Create new contact', id: 'create_new_contact', onClick: () => createContact(num) })}
-    ${Row({ icon: '💬', title: 'Send SMS', id: 'send_sms', onClick: () => openApp('messages') })}`;
+    ${Row({ icon: '💬', title: 'Send SMS', id: 'send_sms', onClick: () => openMessages(num) })}`;
 }
 
 function Dialpad() {
@@ -220,7 +220,7 @@ function callRow(c) {
         ${IconBtn('📞', `Call ${name}`, () => placeCall(c.number, hit ? hit.contact.name : c.name), 'call_button')}
       </div>
       ${open ? html`<div style="display:flex;gap:4px;padding:0 16px 8px 60px" ...${A('android.widget.LinearLayout', { id: 'call_log_entry_actions' })}>
-        ${ExpandAction('💬', 'Message', () => openApp('messages'))}
+        ${ExpandAction('💬', 'Message', () => openMessages(c.number))}
         ${ExpandAction('🕘', 'History', () => { u.ph_expanded = null; go('details', { id: c.id }); })}
         ${hit ? null : ExpandAction('👤', 'Add contact', () => createContact(c.number))}
       </div>` : null}
@@ -341,12 +341,12 @@ function details({ id }) {
       </div>
       <div style="display:flex;justify-content:center;gap:8px;padding-bottom:8px">
         ${action('📞', 'Call', () => placeCall(c.number, hit ? hit.contact.name : c.name))}
-        ${action('💬', 'Message', () => openApp('messages'))}
+        ${action('💬', 'Message', () => openMessages(c.number))}
         ${hit ? null : action('👤', 'Add contact', () => createContact(c.number))}
       </div>
       <div class="card">
         <div class="row" ...${A('android.widget.LinearLayout', { id: 'call_entry' })}>
-          <div class="row-icon">${KIND_ICON[c.kind] || '•'}</div>
+          <div class="row-icon" style=${`color:${['missed', 'rejected', 'blocked'].includes(c.kind) ? '#d93025' : '#1e8e3e'}`}>${KIND_ICON[c.kind] || '•'}</div>
           <div class="row-text">
             <div class="row-title" ...${A('android.widget.TextView', { id: 'call_type', text: kindLabel(c.kind) })}>${kindLabel(c.kind)}</div>
             <div class="row-sub" ...${A('android.widget.TextView', { id: 'call_time', text: when(c.time) })}>${when(c.time)}</div>

@@ -16,7 +16,8 @@ from ..base import Ctx, OracleError, Skill, act, back, open_app
 KEYS: dict[str, str] = {
     "+": "plus", "-": "minus", "−": "minus", "/": "divide", "÷": "divide", ".": "point", ",": "point",
     "%": "percent", "^": "power", "√": "square root", "π": "pi", "!": "factorial", "e": "Euler's number",
-    "*": "multiply", "×": "multiply", "x": "multiply", "X": "multiply", "(": "left parenthesis", ")": "right parenthesis",
+    "=": "equals", "⌫": "delete", "*": "multiply", "×": "multiply", "x": "multiply", "X": "multiply",
+    "(": "left parenthesis", ")": "right parenthesis",
 }
 MULTIPLY = ("multiply", "times")
 ADVANCED = {"power", "square root", "pi", "factorial", "Euler's number"}

@@ -288,3 +288,29 @@ def read_event(ctx: Ctx, title: str, date: Date | datetime | str | None = None) 
     return {"title": text("event_title"), "date": date_line, "time": time_line, "start_time": start_time,
             "all_day": all_day, "location": row("event_location", "Location: "),
             "description": row("event_description", "Description: ")}
+
+
+def list_events(ctx: Ctx, date: Date | datetime | str) -> Skill:
+    """Titles of the events ``date`` shows, in the app's order (all-day first, then by time)."""
+    yield from go_to_date(ctx, date)
+    seen: dict[str, str] = {}
+
+    def collect() -> None:
+        for e in ctx.obs.elements:
+            if e.resource_id.endswith("/event_chip"):
+                seen.setdefault(e.content_desc, e.text)
+            elif e.resource_id.endswith("/event_item"):
+                inner = [x for x in ctx.obs.elements if x.resource_id.endswith("/title") and e.bounds.contains(*x.bounds.center)]
+                if inner:
+                    seen.setdefault(e.content_desc, inner[0].text)
+
+    for direction in ("up", "down"):
+        for _ in range(ctx.max_scrolls):
+            if direction == "down":
+                collect()
+            before = [(e.text, e.bounds) for e in ctx.obs.elements]
+            yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
+            if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+                break
+    collect()
+    return list(seen.values())

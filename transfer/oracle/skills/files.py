@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from actionmap.actions import LongPress, Tap
+from actionmap.actions import LongPress, Scroll, Tap
 from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, back, open_app, scroll_to, tap, type_into
@@ -20,7 +20,6 @@ from ..base import Ctx, OracleError, Skill, act, back, open_app, scroll_to, tap,
 ROOT = "/sdcard"
 STORAGE = "Internal storage"
 SIZE_RE = re.compile(r"(\d+(?:[.,]\d+)?\s?(?:B|kB|KB|MB|GB|TB|PB))\b")
-FOLDER_SUB_RE = re.compile(r"^(\d+ items?|Empty folder|Empty)$")
 
 
 # --- paths ---------------------------------------------------------------------------------
@@ -86,7 +85,9 @@ def _crumbs(ctx: Ctx) -> list[UIElement]:
 
 def _overlay(ctx: Ctx) -> bool:
     """A dialog, popup menu or drawer is open."""
-    return any(ctx.has(rid=r) for r in ("parentPanel", "drawer_roots")) or ctx.has(rid="android:id/list", cls="ListView")
+    if any(ctx.has(rid=r) for r in ("parentPanel", "drawer_roots")):
+        return True
+    return ctx.has(rid="android:id/list", cls="ListView")
 
 
 def _selecting(ctx: Ctx) -> bool:
@@ -280,7 +281,6 @@ def list_folder(ctx: Ctx, dir_path: str) -> Skill:
         for t, s in rows(ctx):
             if s is not None or t not in seen:
                 seen[t] = s
-    from actionmap.actions import Scroll
     for _ in range(ctx.max_scrolls):  # to the top first (the list keeps its scroll position)
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
         yield from act(ctx, Scroll(direction="up"))
@@ -299,13 +299,8 @@ def list_folder(ctx: Ctx, dir_path: str) -> Skill:
 def count_files(ctx: Ctx, dir_path: str, include_folders: bool = False) -> Skill:
     """How many files ``dir_path`` holds directly (folders too if ``include_folders``)."""
     seen = yield from list_folder(ctx, dir_path)
-    n = 0
-    for name, sub in seen.items():
-        is_dir = sub is not None and bool(FOLDER_SUB_RE.match(sub))
-        if sub is None:
-            raise OracleError(f"could not tell what {name!r} is")
-        n += 1 if include_folders or not is_dir else 0
-    return n
+    # a file's row always shows its size; a folder's shows its item count (or nothing)
+    return sum(1 for sub in seen.values() if include_folders or SIZE_RE.search(sub or ""))
 
 
 def read_file_size(ctx: Ctx, path: str) -> Skill:

@@ -148,7 +148,8 @@ def _row_kind(ctx: Ctx, row: UIElement) -> str | None:
     return None
 
 
-def _open_recents(ctx: Ctx, missed: bool) -> Skill:
+def open_recents(ctx: Ctx, missed: bool = False) -> Skill:
+    """Show the call log, newest first; with ``missed`` only missed calls (sim: chip, aosp: Call history)."""
     yield from open_phone(ctx)
     if ctx.flavor == "aosp":
         if missed:
@@ -182,7 +183,7 @@ def read_last_call(ctx: Ctx, kind: str | None = None) -> Skill:
     """
     if kind is not None and kind not in KINDS:
         raise OracleError(f"unknown call kind {kind!r}; known: {', '.join(KINDS)}")
-    yield from _open_recents(ctx, missed=kind == "missed")
+    yield from open_recents(ctx, missed=kind == "missed")
     row = None
     for _ in range(ctx.max_scrolls + 1):
         rows = sorted(ctx.find_all(rid="call_log_row"), key=lambda e: e.bounds.top)

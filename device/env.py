@@ -1,0 +1,560 @@
+"""``DeviceEnv``: the Env protocol over an Android phone (USB, Wi-Fi, or s2r's virtual phone).
+
+It mirrors :class:`sim.env.SimEnv`: ``reset(setup)`` / ``step(action)`` / ``observe()`` /
+``read_state()`` / ``close()``. Bad actions come back as ``StepInfo.invalid_action`` and never
+raise; a phone that disappears mid-step comes back as ``StepInfo.error_kind == "infra"``
+(the runner then retries the episode on another phone); an action the bridge could not
+carry out faithfully (an RPC that failed on a live phone) is ``error_kind == "bridge"``.
+
+Everything talks to the phone through the adb server named by ``device.adb.server_addr()``
+(``ADB_SERVER_SOCKET`` honoured) — adbutils for the shell, uiautomator2 for hierarchy,
+screenshots and text. Per phone, :mod:`device.preflight` measures geometry and input once;
+:mod:`device.writers` applies task setups with run tags and undoes them on the next reset
+and on close; :mod:`device.readers` fills ``WorldState``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from actionmap.actions import (Abort, Action, Answer, Complete, DoubleTap, Drag, Key, LongPress, OpenApp, Scroll,
+                               Swipe, Tap, TypeText, Wait, check_text)
+from actionmap.env import StepInfo
+from actionmap.geometry import natural_to_display, rotated_size
+from actionmap.observation import Observation, Screen, UIElement
+from actionmap.patch import StatePatch
+from actionmap.worldstate import WorldState
+from device.adbshell import DeviceCommandError, DeviceLost, Shell
+from device.input import Geometry, InputDriver
+from device.observe import Observer, ObserveMeta
+from device.parsers import Hierarchy, ParseError, parse_hierarchy
+from device.preflight import DeviceTweaks, Preflight, run_preflight, wake_and_unlock
+from device.readers import ReaderOptions, StateReader
+from device.writers import DeviceWriter, Journal, SetupError, SetupReport, TeardownReport, refusal_reason
+
+__all__ = ["DeviceEnv", "DeviceOptions", "DeviceNotReady", "UnsafeTask"]
+
+log = logging.getLogger(__name__)
+
+
+class DeviceNotReady(RuntimeError):
+    """Preflight found a problem that blocks episodes (locked, input refused, no size)."""
+
+
+class UnsafeTask(RuntimeError):
+    """The task would act on the outside world (send an SMS, place a call) from a real phone."""
+
+
+class DeviceOptions(BaseModel):
+    """How to drive a phone. Defaults suit a real phone on a desk."""
+
+    use_u2: bool = Field(True, description="Use uiautomator2's on-device server (hierarchy, screenshots, text).")
+    gestures: Literal["shell", "u2"] = Field("shell", description="Taps/swipes via `input` or uiautomator2 RPC.")
+    screenshots: bool = True
+    image_format: Literal["jpeg", "png"] = "jpeg"
+    settle: Literal["hierarchy", "frame", "none"] = "hierarchy"
+    settle_cap_s: float = Field(3.0, ge=0, le=30)
+    settle_interval_s: float = Field(0.08, ge=0, le=2)
+    stay_awake: bool = Field(True, description="Keep the screen on while plugged in (restored on close).")
+    no_animations: bool = Field(True, description="Animation scales to 0 (restored on close).")
+    alarm_probe: bool = Field(False, description="Read alarms by opening the Clock app (changes the screen).")
+    destructive: bool = Field(False, description="Allow pm clear / wiping storage (dedicated test phones only).")
+    test_recipient: str | None = Field(None, description="A phone number you own: tasks may SMS/call only it.")
+    journal_dir: str | None = None
+    unlock: bool = Field(True, description="Wake the screen and dismiss a keyguard without PIN on start.")
+
+
+class DeviceEnv:
+    """A real (or virtual) phone behind the Env protocol. Cheap to construct; connects on first use."""
+
+    def __init__(self, serial: str, *, client: Any = None, options: DeviceOptions | None = None, **overrides: Any):
+        from device.adb import client as default_client
+
+        self.serial = serial
+        self.options = (options or DeviceOptions()).model_copy(update=overrides)
+        self.shell = Shell(client or default_client(), serial)
+        self.pf: Preflight | None = None
+        self.u2: Any = None
+        self.input: InputDriver | None = None
+        self.observer: Observer | None = None
+        self.reader: StateReader | None = None
+        self.writer: DeviceWriter | None = None
+        self.tweaks: DeviceTweaks | None = None
+        self.journal: Journal | None = None
+        self.setup_report: SetupReport | None = None
+        self.last_teardown: TeardownReport | None = None
+        self.warnings: list[str] = []
+        self._tz: str | None = None
+        self._step = 0
+        self._last_obs: Observation | None = None
+        self._last_hier: Hierarchy | None = None
+        self._state_cache: WorldState | None = None
+        self._text_ctx: tuple[UIElement | None, str, str] = (None, "", "")
+        self.closed = False
+
+    # ------------------------------------------------------------------ lifecycle
+    @property
+    def info(self) -> dict[str, Any]:
+        pf = self.pf
+        return {"serial": self.serial, "model": pf.model if pf else None, "virtual": pf.virtual if pf else None,
+                "manufacturer": pf.manufacturer if pf else None, "family": pf.family if pf else None}
+
+    def start(self) -> Preflight:
+        """Preflight, wake, tweaks, uiautomator2, and clean up after a crashed earlier run."""
+        if self.pf is not None:
+            return self.pf
+        pf = run_preflight(self.shell)
+        if pf.state != "device":
+            raise DeviceLost(f"{self.serial}: {'; '.join(pf.problems)}")
+        if self.options.unlock and (pf.screen_on is False or pf.keyguard):
+            pf = wake_and_unlock(self.shell, pf)
+        if not pf.ok:
+            raise DeviceNotReady(f"{self.serial}: {'; '.join(pf.problems)}")
+        self.pf = pf
+        if self.options.stay_awake or self.options.no_animations:
+            self.tweaks = DeviceTweaks(self.shell)
+            self.tweaks.apply(stay_awake=self.options.stay_awake, no_animations=self.options.no_animations)
+        if self.options.use_u2:
+            self.u2 = self._connect_u2()
+        self.input = InputDriver(self.shell, family=pf.family, sdk=pf.sdk, u2=self.u2, gestures=self.options.gestures,
+                                 ime_current=pf.ime_current)
+        self.observer = Observer(self.shell, u2=self.u2, image_format=self.options.image_format,
+                                 screenshots=self.options.screenshots)
+        self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe), ui=self)
+        self._tz = self.reader.timezone()
+        from pathlib import Path
+
+        self.writer = DeviceWriter(self.shell, family=pf.family, tz=self._tz,
+                                   journal_root=Path(self.options.journal_dir) if self.options.journal_dir else None,
+                                   ui=self if self.options.alarm_probe else None,
+                                   clipboard=self._clipboard_fns(), destructive=self.options.destructive)
+        stale = self.writer.pending()
+        if stale is not None:
+            self.last_teardown = self.writer.teardown(stale)
+            log.warning("%s: undid a setup left by an earlier run: %s", self.serial, self.last_teardown)
+        return pf
+
+    def _connect_u2(self) -> Any:
+        try:
+            import uiautomator2 as u2
+
+            d = u2.connect(self.shell.device)
+            d.settings["operation_delay"] = (0, 0)
+            return d
+        except Exception as e:  # noqa: BLE001 - fall back to `uiautomator dump` / `screencap`
+            if not self.shell.alive():
+                raise DeviceLost(f"{self.serial} lost while starting uiautomator2: {e}") from e
+            self.warnings.append(f"uiautomator2 unavailable ({type(e).__name__}: {str(e)[:120]}); "
+                                 "using uiautomator dump and screencap")
+            return None
+
+    def _clipboard_fns(self) -> tuple[Any, Any] | None:
+        if self.u2 is None:
+            return None
+        d = self.u2
+
+        def get() -> str | None:
+            try:
+                v = d.jsonrpc.getClipboard()
+                return None if v is None else str(v)
+            except Exception:  # noqa: BLE001
+                return None
+
+        def put(text: str) -> None:
+            d.jsonrpc.setClipboard(None, text)
+
+        return get, put
+
+    def _ready(self) -> tuple[InputDriver, Observer, StateReader, DeviceWriter]:
+        if self.pf is None:
+            self.start()
+        assert self.input and self.observer and self.reader and self.writer
+        return self.input, self.observer, self.reader, self.writer
+
+    def health(self) -> bool:
+        """Quick check between episodes: the phone answers a shell command."""
+        try:
+            return self.shell.alive() and self.shell.run(["echo", "ok"], timeout=10).out.strip() == "ok"
+        except (DeviceLost, DeviceCommandError):
+            return False
+
+    def close(self) -> None:
+        """Undo the current setup and the tweaks; stop uiautomator2's server."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self._teardown()
+            if self.tweaks is not None:
+                self.tweaks.restore()
+        except (DeviceLost, DeviceCommandError) as e:
+            log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
+        if self.u2 is not None:
+            try:
+                self.u2.stop_uiautomator(wait=False)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def _teardown(self) -> None:
+        if self.journal is not None and self.writer is not None:
+            self.last_teardown = self.writer.teardown(self.journal)
+            self.journal = None
+
+    # ------------------------------------------------------------------ Env protocol
+    def reset(self, setup: Any = None) -> Observation:
+        """Undo the previous episode's setup, apply this one (tagged), open the start screen.
+
+        ``setup``: a task instance (anything with ``.setup``), a ``StatePatch`` or its dict, or
+        None. Raises ``UnsafeTask`` for a task with real-world effects on a real phone without
+        a matching test recipient, ``SetupError`` when the setup cannot be reproduced here.
+        """
+        inp, _obs, reader, writer = self._ready()
+        assert self.pf is not None
+        if isinstance(setup, str):
+            raise ValueError("a device cannot restore a full sim state; pass a task instance or a StatePatch")
+        self._teardown()
+        if hasattr(setup, "goals") and not self.pf.virtual:
+            reason = refusal_reason(setup, self.options.test_recipient)
+            if reason:
+                raise UnsafeTask(reason)
+        raw = getattr(setup, "setup", setup)
+        patch = raw if isinstance(raw, StatePatch) else StatePatch.model_validate(raw or {})
+        inp.key("home")
+        self._state_cache = None
+        self.journal, self.setup_report = writer.apply(patch)
+        if self.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
+            self._state_cache = reader.read()
+            inp.key("home")
+        if patch.start.app and patch.start.app != "launcher":
+            why = inp.open_app(patch.start.app)
+            if why:
+                raise SetupError(f"start screen: {why}")
+        self._step = 0
+        self._last_obs = None
+        return self.observe()
+
+    def observe(self) -> Observation:
+        obs, _meta = self._observe(settle=True)
+        return obs
+
+    def _geometry(self) -> Geometry:
+        assert self.pf is not None and self.pf.natural_size is not None
+        rot = self._last_obs.screen.rotation if self._last_obs else self.pf.rotation
+        dw, dh = rotated_size(*self.pf.natural_size, rot)
+        fw, fh = (self._last_obs.width, self._last_obs.height) if self._last_obs else (dw, dh)
+        return Geometry(display_w=dw, display_h=dh, frame_w=fw, frame_h=fh, status_bar_px=self.pf.status_bar_px or 0,
+                        nav_bar_px=self.pf.nav_bar_px or 0, nav_bar_side=self.pf.nav_bar_side)
+
+    def _observe(self, settle: bool) -> tuple[Observation, ObserveMeta]:
+        _inp, observer, _r, _w = self._ready()
+        assert self.pf is not None
+        xml, meta = (observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+                     if settle else (None, ObserveMeta()))
+        rot = self._last_obs.screen.rotation if self._last_obs else self.pf.rotation
+        display = rotated_size(*(self.pf.natural_size or (1080, 2400)), rot)
+        obs, meta, hier = observer.observe(step=self._step, display=display, density=self.pf.density or 420,
+                                           rotation=rot, xml=xml, meta=meta)
+        if obs.screen.rotation != rot:  # the phone rotated: rotation-aware geometry from now on
+            self.pf.rotation = obs.screen.rotation
+        self._last_obs, self._last_hier = obs, hier
+        return obs, meta
+
+    def step(self, action: Action) -> tuple[Observation, StepInfo]:
+        """Execute one action as real input and observe. Never raises."""
+        self._step += 1
+        info = StepInfo(clamped=bool(getattr(action, "clamped", False)))
+        t0 = time.perf_counter()
+        try:
+            self._ready()
+            acted = self._execute(action, info)
+            t_act = time.perf_counter()
+            obs, meta = self._observe(settle=acted)
+            if isinstance(action, TypeText) and acted and not info.invalid_action:
+                self._verify_text(info, obs)
+            t_obs = time.perf_counter()
+            if meta.screenshot != "ok":
+                info.extra["screenshot"] = meta.screenshot
+                if meta.screenshot_error:
+                    info.extra["screenshot_error"] = meta.screenshot_error
+            if not meta.settled:
+                info.extra["settled"] = False
+            if meta.blank_retries:
+                info.extra["blank_dump_retries"] = meta.blank_retries
+            info.timings_ms.update(act=(t_act - t0) * 1e3, settle=meta.settle_ms, observe=(t_obs - t_act) * 1e3,
+                                   total=(time.perf_counter() - t0) * 1e3, **{f"obs_{k}": v for k, v in
+                                                                            meta.timings_ms.items()})
+            info.extra["dumps"] = meta.dumps
+        except DeviceLost as e:
+            info.error, info.error_kind = str(e)[:500], "infra"
+            return self._last_obs or self._blank_obs(), info
+        except Exception as e:  # noqa: BLE001 - the bridge failed on a live phone, or the phone just died
+            lost = not self.shell.alive()
+            info.error = f"{type(e).__name__}: {e}"[:500]
+            info.error_kind = "infra" if lost else "bridge"
+            return self._last_obs or self._blank_obs(), info
+        if action.type in ("complete", "abort", "answer"):
+            info.done = True
+        return obs, info
+
+    def read_state(self) -> WorldState:
+        """The phone's WorldState. Raises ``DeviceLost`` if the phone is gone."""
+        _i, _o, reader, _w = self._ready()
+        if self._step == 0 and self._state_cache is not None:
+            ws = self._state_cache.model_copy(deep=True)
+            ws.foreground = reader.foreground()
+            ws.time = reader.now(self._tz)
+            return ws
+        return reader.read()
+
+    # ------------------------------------------------------------------ execution
+    def _blank_obs(self) -> Observation:
+        w, h = self.pf.display_size if self.pf and self.pf.display_size else (1080, 2400)
+        return Observation(screen=Screen(width=w, height=h, density=(self.pf.density if self.pf else None) or 420),
+                           image_format="none", step=self._step)
+
+    def _element(self, index: int, info: StepInfo) -> UIElement | None:
+        el = self._last_obs.element(index) if self._last_obs else None
+        if el is None:
+            n = len(self._last_obs.elements) if self._last_obs else 0
+            info.invalid_action = f"target {index} is not an element of the current observation ({n} elements)"
+        return el
+
+    def _point(self, a: Any, geo: Geometry, info: StepInfo) -> tuple[int, int] | None:
+        if getattr(a, "target", None) is not None:
+            el = self._element(a.target, info)
+            return None if el is None else geo.frame_px(*el.bounds.center)
+        if getattr(a, "point", None) is not None:
+            return self._grid_px(a.point, geo)
+        return None
+
+    def _grid_px(self, point: tuple[int, int], geo: Geometry) -> tuple[int, int]:
+        """Grid → display px; if the frame is in the natural orientation of a rotated
+        display (some capture paths), map through the rotation."""
+        assert self.pf is not None
+        rot = self._last_obs.screen.rotation if self._last_obs else self.pf.rotation
+        frame_landscape = geo.frame_w > geo.frame_h
+        display_landscape = geo.display_w > geo.display_h
+        if rot % 2 and geo.frame_w != geo.frame_h and frame_landscape != display_landscape and self.pf.natural_size:
+            nat = Geometry(display_w=self.pf.natural_size[0], display_h=self.pf.natural_size[1],
+                           frame_w=geo.frame_w, frame_h=geo.frame_h)
+            x, y = nat.grid(point)
+            dx, dy = natural_to_display(x, y, *self.pf.natural_size, rot)
+            return int(dx), int(dy)
+        return geo.grid(point)
+
+    def _execute(self, a: Action, info: StepInfo) -> bool:
+        """Carry out ``a``; returns whether it touched the phone (then the screen must settle)."""
+        inp = self.input
+        assert inp is not None
+        geo = self._geometry()
+        if isinstance(a, (Tap, DoubleTap, LongPress)):
+            p = self._point(a, geo, info)
+            if p is None:
+                info.invalid_action = info.invalid_action or "no point"
+                return False
+            if isinstance(a, Tap):
+                inp.tap(*p)
+            elif isinstance(a, DoubleTap):
+                info.extra["double_tap"] = inp.double_tap(*p)
+            else:
+                inp.long_press(*p, a.duration_ms)
+            info.extra["px"] = list(p)
+            return True
+        if isinstance(a, Swipe):
+            (x0, y0), (x1, y1) = self._grid_px(a.start, geo), self._grid_px(a.end, geo)
+            inp.swipe(x0, y0, x1, y1, a.duration_ms)
+            return True
+        if isinstance(a, Drag):
+            (x0, y0), (x1, y1) = self._grid_px(a.start, geo), self._grid_px(a.end, geo)
+            info.extra["drag"] = inp.drag(x0, y0, x1, y1, a.duration_ms)
+            return True
+        if isinstance(a, Scroll):
+            return self._scroll(a, geo, info)
+        if isinstance(a, TypeText):
+            return self._type(a, geo, info)
+        if isinstance(a, Key):
+            inp.key(a.key)
+            return True
+        if isinstance(a, OpenApp):
+            why = inp.open_app(a.app)
+            if why:
+                info.invalid_action = why
+                return False
+            return True
+        if isinstance(a, Wait):
+            time.sleep(a.seconds)
+            return True
+        if isinstance(a, (Answer, Complete, Abort)):
+            return False
+        info.invalid_action = f"unsupported action {a.type}"  # pragma: no cover
+        return False
+
+    def _scroll(self, a: Scroll, geo: Geometry, info: StepInfo) -> bool:
+        """A swipe inside the content area (or the targeted scrollable), away from gesture edges."""
+        left, top, right, bottom = geo.content_box()
+        if a.target is not None or a.point is not None:
+            p = self._point(a, geo, info)
+            if p is None:
+                return False
+            cx, cy = p
+            if a.target is not None:
+                el = self._last_obs.element(a.target) if self._last_obs else None
+                if el is not None and el.bounds.area:
+                    l2, t2 = geo.frame_px(el.bounds.left, el.bounds.top)
+                    r2, b2 = geo.frame_px(el.bounds.right, el.bounds.bottom)
+                    if r2 - l2 > 40 and b2 - t2 > 40:
+                        left, top, right, bottom = max(left, l2 + 8), max(top, t2 + 8), min(right, r2 - 8), \
+                            min(bottom, b2 - 8)
+                        if right <= left or bottom <= top:
+                            left, top, right, bottom = geo.content_box()
+        else:
+            cx, cy = (left + right) // 2, (top + bottom) // 2
+        cx, cy = min(max(cx, left), right), min(max(cy, top), bottom)
+        if a.direction in ("up", "down"):
+            dist = int((bottom - top) * 0.45)
+            sign = -1 if a.direction == "down" else 1  # down reveals content below: the finger moves up
+            y0 = min(max(cy - sign * dist // 2, top), bottom)
+            y1 = min(max(y0 + sign * dist, top), bottom)
+            x0 = x1 = cx
+        else:
+            dist = int((right - left) * 0.5)
+            sign = -1 if a.direction == "right" else 1
+            x0 = min(max(cx - sign * dist // 2, left), right)
+            x1 = min(max(x0 + sign * dist, left), right)
+            y0 = y1 = cy
+        assert self.input is not None
+        self.input.swipe(x0, y0, x1, y1, 400)
+        info.extra["px"] = [x0, y0, x1, y1]
+        return True
+
+    # ------------------------------------------------------------------ text
+    def _focused(self) -> tuple[UIElement | None, bool]:
+        """The focused editable element from a fresh dump, and whether the IME is up."""
+        assert self.observer is not None and self.pf is not None
+        xml, _src = self.observer.hierarchy_xml()
+        try:
+            w, h = self._last_obs.width, self._last_obs.height  # type: ignore[union-attr]
+        except AttributeError:
+            w, h = self.pf.display_size or (1080, 2400)
+        try:
+            hier = parse_hierarchy(xml, screen=(w, h))
+        except ParseError:
+            return None, False
+        el = next((e for e in hier.elements if e.focused and e.editable), None)
+        el = el or next((e for e in hier.elements if e.focused), None)
+        win = self.observer.window()
+        return el, bool(win and win.ime_visible)
+
+    @staticmethod
+    def _field_text(el: UIElement | None) -> str:
+        if el is None:
+            return ""
+        return "" if el.hint and el.text == el.hint else el.text
+
+    def _type(self, a: TypeText, geo: Geometry, info: StepInfo) -> bool:
+        try:
+            check_text(a.text)
+        except ValueError as e:
+            info.invalid_action = str(e)
+            return False
+        inp, observer = self.input, self.observer
+        assert inp is not None and observer is not None
+        if a.target is not None:
+            p = self._point(a, geo, info)
+            if p is None:
+                return False
+            inp.tap(*p)
+            observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+        el, ime = self._focused()
+        if el is None and not ime:
+            info.invalid_action = "no focused text field to type into"
+            return False
+        before = self._field_text(el)
+        expected = a.text if a.clear else before + a.text
+        methods = inp.text_methods()
+        info.extra["text_expected"] = expected
+        self._text_ctx = (el, before, expected)
+        if a.clear:
+            inp.clear_text(methods[0], before)
+            before = "" if el is not None else before
+        used = None
+        if a.text:
+            for m in methods:
+                att = inp.type_with(m, a.text, current=before)
+                if not att.ok:
+                    info.extra.setdefault("text_attempts", []).append(att.model_dump())
+                    continue
+                used = m
+                if el is None or el.password:
+                    break
+                observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+                now_el, _ = self._focused()
+                if self._field_text(now_el) != before:  # the method did something: never type twice
+                    break
+                info.extra.setdefault("text_attempts", []).append({"method": m, "ok": False,
+                                                                    "detail": "field unchanged"})
+                used = None
+        info.extra["text_method"] = used
+        if a.text and used is None:
+            info.error, info.error_kind = "no text input method changed the field", "bridge"
+        if a.submit:
+            inp.key("enter")
+        return True
+
+    def _verify_text(self, info: StepInfo, obs: Observation) -> None:
+        """Read the field back: a mismatch is reported, never hidden."""
+        el, _before, expected = self._text_ctx
+        if el is None:
+            info.extra["text_verified"] = "no focused node to read back"
+            return
+        if el.password:
+            info.extra["text_verified"] = "password field (not readable)"
+            return
+        cand = [e for e in obs.elements if e.editable and e.focused] or \
+               [e for e in obs.elements if e.editable and e.resource_id and e.resource_id == el.resource_id]
+        if not cand:
+            cand = [e for e in obs.elements if e.editable and e.bounds == el.bounds]
+        actual = self._field_text(cand[0]) if cand else None
+        if actual is None:
+            info.extra["text_verified"] = "field no longer on screen"
+        elif actual == expected or (info.extra.get("text_expected") and actual == info.extra["text_expected"]):
+            info.extra["text_verified"] = True
+        else:
+            info.extra["text_verified"] = False
+            info.extra["text_mismatch"] = {"expected": expected, "actual": actual}
+
+    # ------------------------------------------------------------------ UIProbe (alarm reading)
+    def probe_open(self, app: str) -> None:
+        inp, observer, _r, _w = self._ready()
+        inp.open_app(app)
+        observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+
+    def probe_elements(self) -> list[UIElement]:
+        assert self.observer is not None and self.pf is not None
+        xml, _ = self.observer.hierarchy_xml()
+        try:
+            return parse_hierarchy(xml, screen=self.pf.display_size).elements
+        except ParseError:
+            return []
+
+    def probe_tap(self, e: UIElement) -> None:
+        assert self.input is not None and self.observer is not None
+        self.input.tap(*e.bounds.center)
+        self.observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+
+    def probe_scroll(self, down: bool) -> None:
+        geo = self._geometry()
+        l, t, r, b = geo.content_box()
+        x = (l + r) // 2
+        y0, y1 = (b - (b - t) // 5, t + (b - t) // 5) if down else (t + (b - t) // 5, b - (b - t) // 5)
+        assert self.input is not None and self.observer is not None
+        self.input.swipe(x, y0, x, y1, 400)
+        self.observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+
+    def probe_home(self) -> None:
+        assert self.input is not None
+        self.input.key("home")

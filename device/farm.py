@@ -1,0 +1,276 @@
+"""A farm of phones behind one adb server: discovery, hotplug, leases, health, reconnects.
+
+* **Discovery and hotplug**: a watcher thread polls the adb server's device list (the
+  ``host:devices`` query ``adb devices`` uses) every ``poll_s``; USB phones plugged in and
+  TCP phones connected later join the farm (when no serial filter is given), phones that
+  vanish leave rotation.
+* **Leases**: one episode per phone at a time. :meth:`DeviceFarm.lease` blocks until a
+  healthy idle phone is free. Each phone keeps one :class:`~device.env.DeviceEnv` across
+  episodes (uiautomator2 starts once); its ``reset`` undoes the previous episode's setup.
+* **Health**: a phone released normally gets a quick shell check; a phone released
+  ``broken=True`` (an infrastructure error) is *quarantined* until the watcher sees it
+  answer again, and then gets a fresh ``DeviceEnv`` (which cleans up after the episode it
+  lost via the on-disk journal).
+* **Reconnects**: a TCP phone (``HOST:PORT``) that goes offline or disappears is
+  re-``connect``-ed through the adb server — never by ``kill-server``, which would drop
+  every other phone on the host.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+__all__ = ["DeviceFarm", "FarmDevice", "FarmLease", "NoDeviceAvailable", "is_tcp_serial"]
+
+log = logging.getLogger(__name__)
+_TCP = re.compile(r"^[\w.\-]+:\d{1,5}$")
+
+Status = Literal["idle", "busy", "quarantined", "gone"]
+
+
+def is_tcp_serial(serial: str) -> bool:
+    return bool(_TCP.match(serial))
+
+
+class NoDeviceAvailable(RuntimeError):
+    """No healthy phone became free within the lease timeout."""
+
+
+class FarmDevice(BaseModel):
+    serial: str
+    adb_state: str | None = None
+    status: Status = "idle"
+    model: str | None = None
+    virtual: bool | None = None
+    leases: int = 0
+    failures: int = 0
+    last_error: str | None = None
+    since: float = Field(default_factory=time.time)
+
+
+@dataclass
+class FarmLease:
+    serial: str
+    env: Any
+    farm: "DeviceFarm"
+    released: bool = False
+    info: dict[str, Any] = field(default_factory=dict)
+
+    def release(self, broken: bool = False, error: str | None = None) -> None:
+        if not self.released:
+            self.released = True
+            self.farm.release(self.serial, broken=broken, error=error)
+
+
+class DeviceFarm:
+    """Phones of one adb server, leased one episode at a time."""
+
+    def __init__(self, client: Any = None, *, serials: list[str] | None = None,
+                 env_factory: Callable[[str], Any] | None = None, poll_s: float = 0.5,
+                 reconnect: bool = True, reconnect_every_s: float = 2.0):
+        from device.adb import client as default_client
+
+        self.client = client or default_client()
+        self.serials = list(serials) if serials else None
+        self.env_factory = env_factory or self._default_env
+        self.poll_s = poll_s
+        self.reconnect = reconnect
+        self.reconnect_every_s = reconnect_every_s
+        self._devices: dict[str, FarmDevice] = {}
+        self._envs: dict[str, Any] = {}
+        self._cond = threading.Condition()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_reconnect: dict[str, float] = {}
+        self.events: list[tuple[float, str, str]] = []
+
+    @staticmethod
+    def _default_env(serial: str) -> Any:
+        from device.env import DeviceEnv
+
+        return DeviceEnv(serial)
+
+    # ------------------------------------------------------------------ lifecycle
+    def start(self) -> "DeviceFarm":
+        self.poll_once()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name="device-farm", daemon=True)
+            self._thread.start()
+        return self
+
+    def close(self) -> None:
+        """Stop watching; close every phone's env (undoing setups and tweaks)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+        with self._cond:
+            envs = list(self._envs.items())
+            self._envs.clear()
+            self._cond.notify_all()
+        for serial, env in envs:
+            try:
+                env.close()
+            except Exception as e:  # noqa: BLE001
+                log.warning("closing %s: %s", serial, e)
+
+    def __enter__(self) -> "DeviceFarm":
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ discovery
+    def _event(self, serial: str, what: str) -> None:
+        self.events.append((time.time(), serial, what))
+        log.info("farm: %s %s", serial, what)
+
+    def poll_once(self) -> None:
+        """One look at the adb server: joins, departures, recoveries, reconnects."""
+        try:
+            infos = {i.serial: i.state for i in self.client.list()}
+        except Exception as e:  # noqa: BLE001 - the server is restarting: try again next round
+            log.debug("adb server list failed: %s", e)
+            return
+        wanted = set(self.serials) if self.serials is not None else set(infos)
+        recover: list[str] = []
+        with self._cond:
+            for serial in wanted | set(self._devices):
+                state = infos.get(serial)
+                dev = self._devices.get(serial)
+                if dev is None:
+                    if serial not in wanted:
+                        continue
+                    dev = self._devices[serial] = FarmDevice(serial=serial, adb_state=state,
+                                                             status="idle" if state == "device" else "gone")
+                    self._event(serial, f"joined ({state})")
+                    self._cond.notify_all()
+                dev.adb_state = state
+                if state != "device":
+                    if dev.status == "idle":
+                        dev.status, dev.since = "gone", time.time()
+                        self._event(serial, f"left ({state or 'absent'})")
+                    if self.reconnect and is_tcp_serial(serial):
+                        self._maybe_reconnect(serial, state)
+                elif dev.status in ("gone", "quarantined"):
+                    recover.append(serial)
+        for serial in recover:
+            self._try_recover(serial)
+
+    def _maybe_reconnect(self, serial: str, state: str | None) -> None:
+        now = time.monotonic()
+        if now - self._last_reconnect.get(serial, 0.0) < self.reconnect_every_s:
+            return
+        self._last_reconnect[serial] = now
+
+        def go() -> None:
+            try:
+                if state is not None:  # offline: the server holds a dead transport
+                    self.client.disconnect(serial)
+                self.client.connect(serial, timeout=3)
+            except Exception as e:  # noqa: BLE001
+                log.debug("reconnect %s: %s", serial, e)
+
+        threading.Thread(target=go, daemon=True, name=f"reconnect-{serial}").start()
+
+    def _try_recover(self, serial: str) -> None:
+        """A gone/quarantined phone answers again: fresh env, back into rotation if healthy."""
+        with self._cond:
+            old = self._envs.pop(serial, None)
+        if old is not None:
+            try:
+                old.closed = True  # its u2 link and setup journal belong to a dead session
+                if getattr(old, "u2", None) is not None:
+                    old.u2.stop_uiautomator(wait=False)
+            except Exception:  # noqa: BLE001
+                pass
+        try:
+            from device.adbshell import Shell
+
+            ok = Shell(self.client, serial).run(["echo", "ok"], timeout=10).out.strip() == "ok"
+        except Exception:  # noqa: BLE001
+            ok = False
+        with self._cond:
+            dev = self._devices.get(serial)
+            if dev is None or dev.status == "busy":
+                return
+            if ok:
+                dev.status, dev.since = "idle", time.time()
+                self._event(serial, "back in rotation")
+                self._cond.notify_all()
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.poll_s):
+            try:
+                self.poll_once()
+            except Exception as e:  # noqa: BLE001
+                log.warning("farm watcher: %s", e)
+
+    # ------------------------------------------------------------------ leases
+    def devices(self) -> list[FarmDevice]:
+        with self._cond:
+            return [d.model_copy() for d in self._devices.values()]
+
+    def env(self, serial: str) -> Any:
+        with self._cond:
+            env = self._envs.get(serial)
+            if env is None:
+                env = self._envs[serial] = self.env_factory(serial)
+            return env
+
+    def lease(self, timeout: float = 300.0, exclude: set[str] | None = None) -> FarmLease:
+        """The next healthy idle phone (blocks up to ``timeout`` s)."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                idle = [d for d in self._devices.values() if d.status == "idle" and d.adb_state == "device"
+                        and d.serial not in (exclude or set())]
+                if idle:
+                    dev = min(idle, key=lambda d: (d.leases, d.serial))
+                    dev.status, dev.since = "busy", time.time()
+                    dev.leases += 1
+                    break
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    states = {d.serial: d.status for d in self._devices.values()}
+                    raise NoDeviceAvailable(f"no healthy idle phone within {timeout:.0f}s (phones: {states or 'none'})")
+                self._cond.wait(min(left, 1.0))
+        env = self.env(dev.serial)
+        info = {"serial": dev.serial}
+        try:
+            pf = env.start()
+            dev.model, dev.virtual = pf.model, pf.virtual
+            info.update(model=pf.model, virtual=pf.virtual, flavor="device", profile=pf.model)
+        except Exception as e:  # noqa: BLE001 - a phone that cannot start is quarantined; try another
+            self.release(dev.serial, broken=True, error=f"start: {type(e).__name__}: {e}")
+            return self.lease(max(1.0, deadline - time.monotonic()), exclude=(exclude or set()) | {dev.serial})
+        return FarmLease(serial=dev.serial, env=env, farm=self, info=info)
+
+    def release(self, serial: str, broken: bool = False, error: str | None = None) -> None:
+        """Back into rotation after a health check; ``broken`` quarantines it until it recovers."""
+        healthy = False
+        if not broken:
+            env = self._envs.get(serial)
+            try:
+                healthy = env.health() if env is not None else True
+            except Exception:  # noqa: BLE001
+                healthy = False
+        with self._cond:
+            dev = self._devices.get(serial)
+            if dev is None:
+                return
+            if broken or not healthy:
+                dev.status, dev.since = "quarantined", time.time()
+                dev.failures += 1
+                dev.last_error = error or ("infrastructure error" if broken else "health check failed")
+                self._event(serial, f"quarantined: {dev.last_error}")
+            else:
+                dev.status, dev.since = "idle", time.time()
+            self._cond.notify_all()

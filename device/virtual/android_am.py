@@ -1,0 +1,1103 @@
+"""Apps and intents on the virtual phone: ``am``, ``pm``, ``monkey``, ``ime``, ``cmd``, ``app_process``.
+
+Why here and how: every way a script starts or stops an app — ``am start -n``, a launcher
+intent, ``monkey -p``, an ``AlarmClock``/``ContactsContract`` intent, ``am force-stop`` — must
+land in the sim exactly as the same gesture by a user would (the app opens, its task is
+removed, the alarm exists), and print what ``am`` prints. Packages are the AOSP packages
+the sim's apps report, plus framework packages and the IMEs a test rig installs (ADB
+Keyboard, uiautomator2's), so ``pm list packages`` and ``cmd package resolve-activity``
+answer like a Pixel with AOSP apps.
+
+``am broadcast`` implements the ADB Keyboard protocol (``ADB_INPUT_TEXT``, ``ADB_INPUT_B64``,
+``ADB_INPUT_CHARS``, ``ADB_INPUT_CODE``, ``ADB_EDITOR_CODE``, ``ADB_CLEAR_TEXT``) and
+uiautomator2's (``ADB_KEYBOARD_INPUT_TEXT`` …): text reaches the focused field only while that
+IME is the selected input method, as on a phone. Policy text thus never passes through a
+shell word split (the ``--es msg`` value is one argv element).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import binascii
+import re
+import time
+import zlib
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from .android_apk import ApkError, apk_package
+from .knobs import ADB_KEYBOARD_IME, U2_IME
+from .shline import CommandContext, CommandHandler
+
+if TYPE_CHECKING:
+    from .phone import VirtualPhone
+
+__all__ = ["PackageManager", "MAIN_ACTIVITIES", "am_commands", "Intent", "parse_intent", "pid_of"]
+
+#: package → launcher activity (short form), as the sim's apps name them.
+MAIN_ACTIVITIES: dict[str, str] = {
+    "com.android.launcher3": ".uioverride.QuickstepLauncher", "com.android.settings": ".Settings",
+    "com.android.deskclock": ".DeskClock", "com.android.contacts": ".activities.PeopleActivity",
+    "com.android.messaging": ".ui.conversationlist.ConversationListActivity",
+    "com.android.calendar": ".AllInOneActivity", "com.android.documentsui": ".files.FilesActivity",
+    "com.android.calculator2": ".Calculator", "com.android.dialer": ".main.impl.MainActivity",
+}
+#: Other activities each package declares (accepted by ``am start -n``).
+_OTHER_ACTIVITIES: dict[str, tuple[str, ...]] = {
+    "com.android.settings": (".SubSettings", ".Settings$WifiSettingsActivity", ".Settings$BluetoothSettingsActivity",
+                             ".Settings$DisplaySettingsActivity", ".Settings$SoundSettingsActivity",
+                             ".Settings$DateTimeSettingsActivity", ".Settings$LocationSettingsActivity"),
+    "com.android.deskclock": (".alarms.AlarmEditActivity", ".worldclock.CitySelectionActivity",
+                              ".settings.SettingsActivity", ".HandleApiCalls", ".timer.TimerActivity"),
+    "com.android.contacts": (".activities.QuickContactActivity", ".activities.ContactEditorActivity",
+                             ".activities.CompactContactEditorActivity"),
+    "com.android.messaging": (".ui.conversation.ConversationActivity",),
+    "com.android.dialer": (".DialtactsActivity", ".app.DialtactsActivity"),
+    "com.android.launcher3": (".Launcher", ".uioverride.QuickstepLauncher"),
+}
+_SYSTEM_APK = {
+    "com.android.launcher3": "/system_ext/priv-app/Launcher3QuickStep/Launcher3QuickStep.apk",
+    "com.android.settings": "/system_ext/priv-app/Settings/Settings.apk",
+    "com.android.deskclock": "/product/app/DeskClock/DeskClock.apk",
+    "com.android.contacts": "/product/priv-app/Contacts/Contacts.apk",
+    "com.android.messaging": "/product/app/messaging/messaging.apk",
+    "com.android.calendar": "/product/app/Calendar/Calendar.apk",
+    "com.android.documentsui": "/system/priv-app/DocumentsUI/DocumentsUI.apk",
+    "com.android.calculator2": "/product/app/Calculator/Calculator.apk",
+    "com.android.dialer": "/product/priv-app/Dialer/Dialer.apk",
+    "android": "/system/framework/framework-res.apk",
+    "com.android.systemui": "/system_ext/priv-app/SystemUI/SystemUI.apk",
+    "com.android.phone": "/system/priv-app/TeleService/TeleService.apk",
+    "com.android.shell": "/system/priv-app/Shell/Shell.apk",
+    "com.android.providers.contacts": "/system/priv-app/ContactsProvider/ContactsProvider.apk",
+    "com.android.providers.telephony": "/system/priv-app/TelephonyProvider/TelephonyProvider.apk",
+    "com.android.providers.calendar": "/system/priv-app/CalendarProvider/CalendarProvider.apk",
+    "com.android.providers.settings": "/system/priv-app/SettingsProvider/SettingsProvider.apk",
+    "com.android.providers.media.module": "/apex/com.android.mediaprovider/priv-app/MediaProvider/MediaProvider.apk",
+    "com.android.permissioncontroller": "/apex/com.android.permission/priv-app/PermissionController/PermissionController.apk",
+    "com.android.inputmethod.latin": "/system/app/LatinIME/LatinIME.apk",
+    "com.android.bluetooth": "/apex/com.android.btservices/app/Bluetooth/Bluetooth.apk",
+    "com.android.wallpaper": "/product/app/WallpaperPicker/WallpaperPicker.apk",
+}
+#: Which app data ``pm clear`` wipes: package → world fields (providers hold their own data).
+_CLEARS: dict[str, tuple[str, ...]] = {
+    "com.android.deskclock": ("alarms", "timers", "stopwatch", "world_clocks"),
+    "com.android.providers.contacts": ("contacts", "calls"),
+    "com.android.providers.telephony": ("messages",),
+    "com.android.providers.calendar": ("events",),
+    "com.android.calculator2": ("calculator_display",),
+    "com.android.dialer": ("dialer_number",),
+}
+#: IME service of packages a test rig installs.
+_KNOWN_IMES = {"com.android.adbkeyboard": ADB_KEYBOARD_IME, "com.github.uiautomator": U2_IME,
+               "com.android.inputmethod.latin": "com.android.inputmethod.latin/.LatinIME"}
+_DAYS_BY_CALENDAR = {1: "sun", 2: "mon", 3: "tue", 4: "wed", 5: "thu", 6: "fri", 7: "sat"}
+
+
+def pid_of(package: str) -> int:
+    """A stable pid for a package's process (real pids differ per boot; ours per name)."""
+    return 2000 + zlib.crc32(package.encode()) % 28000
+
+
+def _hash(text: str) -> str:
+    return f"{zlib.crc32(text.encode()):08x}"[:7]
+
+
+@dataclass
+class _Package:
+    name: str
+    path: str
+    system: bool
+    version_name: str = "14"
+    version_code: int = 34
+    installed_at: float = field(default_factory=time.time)
+    enabled: bool = True
+
+
+class PackageManager:
+    """Installed packages and input methods of one phone."""
+
+    def __init__(self, phone: "VirtualPhone") -> None:
+        self.phone = phone
+        self.packages: dict[str, _Package] = {}
+        for pkg, path in _SYSTEM_APK.items():
+            self.packages[pkg] = _Package(pkg, path, True)
+        for ime in phone.knobs.installed_imes:
+            pkg = ime.split("/", 1)[0]
+            if pkg not in self.packages:
+                self.packages[pkg] = _Package(pkg, self._data_path(pkg), False, "1.0", 1)
+
+    @staticmethod
+    def _data_path(pkg: str) -> str:
+        h = base64.urlsafe_b64encode(zlib.crc32(pkg.encode()).to_bytes(4, "big") * 4).decode().rstrip("=")
+        return f"/data/app/~~{h[:22]}==/{pkg}-{h[::-1][:22]}==/base.apk"
+
+    # --- queries
+    def installed(self, pkg: str) -> bool:
+        return pkg in self.packages
+
+    def main_activity(self, pkg: str) -> str | None:
+        return MAIN_ACTIVITIES.get(pkg)
+
+    def has_activity(self, pkg: str, activity: str) -> bool:
+        if pkg not in MAIN_ACTIVITIES:
+            return False
+        short = activity[len(pkg):] if activity.startswith(pkg + ".") else activity
+        return short == MAIN_ACTIVITIES[pkg] or short in _OTHER_ACTIVITIES.get(pkg, ())
+
+    def imes_installed(self) -> list[str]:
+        return [ime for pkg, ime in _KNOWN_IMES.items() if pkg in self.packages]
+
+    def imes_enabled(self) -> list[str]:
+        raw = self.phone.settings.raw("secure", "enabled_input_methods") or ""
+        return [i for i in raw.split(":") if i and i in self.imes_installed()]
+
+    def current_ime(self) -> str:
+        return self.phone.settings.raw("secure", "default_input_method") or ""
+
+    # --- changes
+    def enable_ime(self, ime: str, on: bool) -> str:
+        if ime not in self.imes_installed():
+            return "unknown"
+        enabled = self.imes_enabled()
+        if on:
+            if ime in enabled:
+                return "already"
+            enabled.append(ime)
+        else:
+            if ime not in enabled:
+                return "already"
+            enabled.remove(ime)
+            if self.current_ime() == ime:
+                self.phone.settings.put("secure", "default_input_method", enabled[0] if enabled else "")
+        self.phone.settings.put("secure", "enabled_input_methods", ":".join(enabled))
+        return "done"
+
+    def set_ime(self, ime: str) -> bool:
+        if ime not in self.imes_installed():
+            return False
+        if ime not in self.imes_enabled():
+            self.enable_ime(ime, True)
+        self.phone.settings.put("secure", "default_input_method", ime)
+        return True
+
+    def install(self, data: bytes) -> str:
+        """Record an APK's package; returns ``Success`` or a ``Failure [...]`` line."""
+        try:
+            pkg = apk_package(data)
+        except ApkError:
+            return "Failure [INSTALL_PARSE_FAILED_NOT_APK: Failed to parse APK]"
+        if pkg in self.packages and self.packages[pkg].system:
+            return "Failure [INSTALL_FAILED_UPDATE_INCOMPATIBLE: Existing package signatures do not match]"
+        self.packages[pkg] = _Package(pkg, self._data_path(pkg), False, "1.0", 1)
+        return "Success"
+
+    def uninstall(self, pkg: str) -> str:
+        p = self.packages.get(pkg)
+        if p is None or p.system:
+            return "Failure [DELETE_FAILED_INTERNAL_ERROR]"
+        del self.packages[pkg]
+        ime = _KNOWN_IMES.get(pkg)
+        if ime is not None:
+            self.enable_ime(ime, False)
+        return "Success"
+
+    def clear(self, pkg: str) -> bool:
+        """``pm clear``: wipe the package's own data (and revoke its runtime permissions)."""
+        if pkg not in self.packages:
+            return False
+        from .phone import PACKAGE_APPS
+
+        fields = _CLEARS.get(pkg, ())
+        app = PACKAGE_APPS.get(pkg)
+
+        def wipe(d: dict[str, Any]) -> None:
+            w = d["world"]
+            for f in fields:
+                if f == "stopwatch":
+                    w[f] = {"elapsed_ms": 0, "running": False, "laps": []}
+                elif f == "calculator_display":
+                    w[f] = "0"
+                elif f == "dialer_number":
+                    w[f] = ""
+                else:
+                    w[f] = []
+            if app is not None:
+                sys = d["sys"]
+                sys["permissions_granted"] = [a for a in sys.get("permissions_granted", []) if a != app]
+                ui = d["ui"]
+                ui["tasks"].pop(app, None)
+                ui["recents"] = [a for a in ui.get("recents", []) if a != app]
+                if ui.get("current") == app:
+                    ui["current"] = None
+                    ui["dialog"] = None
+                    ui["focus"], ui["keyboard"] = None, False
+
+        self.phone.mutate(wipe)
+        return True
+
+    def grant(self, pkg: str, grant: bool) -> bool:
+        from .phone import PACKAGE_APPS
+
+        app = PACKAGE_APPS.get(pkg)
+        if pkg not in self.packages:
+            return False
+        if app is None:
+            return True
+
+        def edit(d: dict[str, Any]) -> None:
+            granted = [a for a in d["sys"].get("permissions_granted", []) if a != app]
+            if grant:
+                granted.append(app)
+            d["sys"]["permissions_granted"] = granted
+
+        self.phone.mutate(edit)
+        return True
+
+
+# ============================================================================ intents
+@dataclass
+class Intent:
+    action: str | None = None
+    data: str | None = None
+    mime: str | None = None
+    categories: list[str] = field(default_factory=list)
+    component: str | None = None
+    package: str | None = None
+    flags: int = 0
+    extras: dict[str, Any] = field(default_factory=dict)
+    wait: bool = False
+    stop_first: bool = False
+
+    def short(self) -> str:
+        """``Intent.toShortString``: ``act=… cat=[…] dat=… typ=… flg=… pkg=… cmp=… (has extras)``."""
+        parts = []
+        if self.action:
+            parts.append(f"act={self.action}")
+        if self.categories:
+            parts.append("cat=[" + ",".join(self.categories) + "]")
+        if self.data:
+            scheme, _, rest = self.data.partition(":")
+            parts.append(f"dat={scheme}:" + ("/..." if rest.startswith("//") else "...") if rest else f"dat={self.data}")
+        if self.mime:
+            parts.append(f"typ={self.mime}")
+        if self.flags:
+            parts.append(f"flg=0x{self.flags:x}")
+        if self.package:
+            parts.append(f"pkg={self.package}")
+        if self.component:
+            parts.append(f"cmp={self.component}")
+        if self.extras:
+            parts.append("(has extras)")
+        return "Intent { " + " ".join(parts) + " }"
+
+
+class IntentError(ValueError):
+    pass
+
+
+def _typed(kind: str, value: str) -> Any:
+    if kind in ("--ei",):
+        return int(value)
+    if kind in ("--el",):
+        return int(value)
+    if kind in ("--ef", "--ed"):
+        return float(value)
+    if kind == "--ez":
+        v = value.lower()
+        if v in ("true", "t", "1"):
+            return True
+        if v in ("false", "f", "0"):
+            return False
+        raise IntentError(f"Invalid boolean value: {value}")
+    if kind in ("--eia", "--eial"):
+        return [int(x) for x in value.split(",") if x]
+    if kind in ("--ela", "--elal"):
+        return [int(x) for x in value.split(",") if x]
+    if kind in ("--efa", "--efal"):
+        return [float(x) for x in value.split(",") if x]
+    if kind in ("--esa", "--esal"):
+        return [x.replace("\\,", ",") for x in re.split(r"(?<!\\),", value)]
+    return value
+
+
+_EXTRA_OPTS = {"--es", "-e", "--esn", "--ei", "--el", "--ef", "--ed", "--ez", "--eu", "--ecn", "--eia", "--eial",
+               "--ela", "--elal", "--efa", "--efal", "--esa", "--esal"}
+_SKIP_WITH_ARG = {"--user", "--display", "--windowingMode", "--activityType", "--task", "--receiver-permission",
+                  "-P", "--start-profiler", "--sampling", "--attach-agent", "--attach-agent-bind", "-R",
+                  "--task-overlay", "--lock-task", "--allow-background-activity-starts", "--remote-animation"}
+
+
+def parse_intent(args: list[str]) -> Intent:
+    """Parse ``am start``/``am broadcast`` intent arguments (``IntentCmd`` syntax)."""
+    it = Intent()
+    i = 0
+    while i < len(args):
+        a = args[i]
+
+        def val() -> str:
+            if i + 1 >= len(args):
+                raise IntentError(f"Argument expected after \"{a}\"")
+            return args[i + 1]
+
+        if a == "-a":
+            it.action = val()
+            i += 2
+        elif a == "-d":
+            it.data = val()
+            i += 2
+        elif a == "-t":
+            it.mime = val()
+            i += 2
+        elif a == "-c":
+            it.categories.append(val())
+            i += 2
+        elif a == "-n":
+            comp = val()
+            if "/" not in comp:
+                raise IntentError(f"Bad component name: {comp}")
+            it.component = comp
+            i += 2
+        elif a == "-p":
+            it.package = val()
+            i += 2
+        elif a == "-f":
+            v = val()
+            it.flags |= int(v, 16) if v.lower().startswith("0x") else int(v)
+            i += 2
+        elif a in ("--esn",):
+            it.extras[val()] = None
+            i += 2
+        elif a in _EXTRA_OPTS:
+            if i + 2 >= len(args):
+                raise IntentError(f"Argument expected after \"{a}\"")
+            key, raw = args[i + 1], args[i + 2]
+            try:
+                it.extras[key] = _typed(a if a != "-e" else "--es", raw)
+            except ValueError as e:
+                raise IntentError(str(e)) from None
+            i += 3
+        elif a == "-W":
+            it.wait = True
+            i += 1
+        elif a == "-S":
+            it.stop_first = True
+            i += 1
+        elif a in _SKIP_WITH_ARG:
+            i += 2
+        elif a.startswith("--activity-") or a.startswith("--receiver-") or a in ("-D", "-N", "--streaming",
+                                                                                 "--track-allocation",
+                                                                                 "--grant-read-uri-permission",
+                                                                                 "--grant-write-uri-permission",
+                                                                                 "--exclude-stopped-packages",
+                                                                                 "--include-stopped-packages",
+                                                                                 "--debug-log-resolution"):
+            i += 1
+        elif a.startswith("-"):
+            raise IntentError(f"Unknown option: {a}")
+        else:
+            if "/" in a and ":" not in a:
+                it.component = a
+            elif ":" in a:
+                it.data = a
+            else:
+                it.package = a
+            i += 1
+    return it
+
+
+def _short_component(pkg: str, activity: str) -> str:
+    if activity.startswith(pkg + "."):
+        activity = activity[len(pkg):]
+    return f"{pkg}/{activity}"
+
+
+# ============================================================================ commands
+_AM_USAGE = """Activity manager (activity) commands:
+  help
+      Print this help text.
+  start-activity [-D] [-N] [-W] [-P <FILE>] [--start-profiler <FILE>] [--user <USER_ID> | current] <INTENT>
+      Start an Activity.
+  force-stop [--user <USER_ID> | all | current] <PACKAGE>
+      Completely stop the given application package.
+  broadcast [--user <USER_ID> | all | current] [--receiver-permission <PERMISSION>] <INTENT>
+      Send a broadcast Intent.
+"""
+
+
+class AmCommands:
+    def __init__(self, phone: "VirtualPhone") -> None:
+        self.phone = phone
+        self.pm: PackageManager = phone.packages
+
+    def table(self) -> dict[str, CommandHandler]:
+        return {"am": self.am, "pm": self.pm_cmd, "monkey": self.monkey, "ime": self.ime, "cmd": self.cmd,
+                "app_process": self.app_process, "app_process64": self.app_process}
+
+    # ------------------------------------------------------------------ am
+    async def am(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        if not args or args[0] in ("help", "-h"):
+            await ctx.out(_AM_USAGE)
+            return 0
+        verb, rest = args[0], args[1:]
+        if verb in ("start", "start-activity"):
+            return await self._am_start(ctx, rest)
+        if verb in ("force-stop", "kill", "stop-app"):
+            pkgs = [a for a in rest if not a.startswith("--") and a not in ("all", "current", "0")]
+            for pkg in pkgs:
+                await self.phone.acall(self.phone.force_stop, pkg)
+            return 0
+        if verb == "kill-all":
+            return 0
+        if verb == "broadcast":
+            return await self._am_broadcast(ctx, rest)
+        if verb in ("startservice", "start-service", "start-foreground-service", "startforegroundservice"):
+            try:
+                intent = parse_intent(rest)
+            except IntentError as e:
+                await ctx.err(f"Error: {e}\n")
+                return 1
+            await ctx.out(f"Starting service: {intent.short()}\n")
+            await ctx.err("Error: Not found; no service started.\n")
+            return 0
+        if verb == "get-current-user":
+            await ctx.out("0\n")
+            return 0
+        if verb == "instrument":
+            target = rest[-1] if rest else ""
+            await ctx.out(f"INSTRUMENTATION_STATUS: Error=Unable to find instrumentation info for: ComponentInfo{{{target}}}\n"
+                          "INSTRUMENTATION_STATUS_CODE: -1\n")
+            await ctx.err(f"android.util.AndroidException: INSTRUMENTATION_FAILED: {target}\n")
+            return 1
+        if verb == "stack" or verb == "task":
+            return 0
+        await ctx.err(f"Unknown command: {verb}\n")
+        return 255
+
+    async def _am_start(self, ctx: CommandContext, args: list[str]) -> int:
+        try:
+            intent = parse_intent(args)
+        except IntentError as e:
+            await ctx.err(f"Error: {e}\n")
+            return 255
+        await ctx.out(f"Starting: {intent.short()}\n")
+        t0 = time.perf_counter()
+        result = await self.phone.acall(self.resolve_and_start, intent)
+        if result.startswith("error:"):
+            msg = result[len("error:"):]
+            if msg.startswith("class"):
+                await ctx.out("Error type 3\n")
+                await ctx.err(f"Error: Activity class {{{intent.component}}} does not exist.\n")
+                return 0
+            await ctx.err(f"Error: Activity not started, unable to resolve {intent.short()}\n")
+            return 1
+        if intent.wait:
+            ms = int((time.perf_counter() - t0) * 1000)
+            await ctx.out(f"Status: ok\nLaunchState: {'COLD' if result.endswith('#cold') else 'HOT'}\n"
+                          f"Activity: {result.split('#')[0]}\nTotalTime: {ms}\nWaitTime: {ms + 3}\nComplete\n")
+        return 0
+
+    def resolve_and_start(self, intent: Intent) -> str:
+        """Carry out an activity intent on the sim. Returns ``component[#cold]`` or ``error:...``."""
+        from .phone import PACKAGE_APPS
+
+        phone = self.phone
+        act = intent.action or ""
+        extras = intent.extras
+        ax = "android.intent.extra.alarm."
+        running_before = set(phone.ui_overlays()["tasks"])
+
+        def started(pkg: str, activity: str | None = None) -> str:
+            app = PACKAGE_APPS.get(pkg)
+            cold = app not in running_before
+            comp = _short_component(pkg, activity or MAIN_ACTIVITIES.get(pkg, ".MainActivity"))
+            return comp + ("#cold" if cold else "")
+
+        if intent.component:
+            pkg, cls = intent.component.split("/", 1)
+            if not self.pm.installed(pkg):
+                return "error:resolve"
+            if pkg not in MAIN_ACTIVITIES or not self.pm.has_activity(pkg, cls if cls.startswith(".") else cls):
+                return "error:class"
+            if intent.stop_first:
+                phone.force_stop(pkg)
+            if act == "android.intent.action.SET_ALARM" or act == "android.intent.action.SET_TIMER":
+                pass  # handled below (DeskClock's HandleApiCalls)
+            else:
+                phone.open_app(PACKAGE_APPS[pkg])
+                return started(pkg, cls)
+        if act == "android.intent.action.SET_ALARM":
+            hour, minute = extras.get(ax + "HOUR"), extras.get(ax + "MINUTES", 0)
+            if hour is not None:
+                days = [_DAYS_BY_CALENDAR[d] for d in extras.get(ax + "DAYS", []) or [] if d in _DAYS_BY_CALENDAR]
+                rec = {"hour": int(hour) % 24, "minute": int(minute or 0) % 60, "enabled": True,
+                       "label": str(extras.get(ax + "MESSAGE") or ""), "days": days,
+                       "vibrate": bool(extras.get(ax + "VIBRATE", True))}
+
+                def add(d: dict[str, Any]) -> None:
+                    from .android_content import _new_id
+
+                    rec["id"] = _new_id(d, "alarms")
+                    d["world"].setdefault("alarms", [])
+                    if d["world"]["alarms"] is None:
+                        d["world"]["alarms"] = []
+                    d["world"]["alarms"].append(rec)
+                phone.mutate(add)
+            if not extras.get(ax + "SKIP_UI"):
+                phone.open_app("clock", "__root__")
+            return started("com.android.deskclock", ".HandleApiCalls")
+        if act == "android.intent.action.SET_TIMER":
+            length = extras.get(ax + "LENGTH")
+            if length is not None:
+                secs = max(1, int(length))
+                rec2 = {"duration_s": secs, "remaining_s": secs, "running": True,
+                        "label": str(extras.get(ax + "MESSAGE") or "")}
+
+                def add_timer(d: dict[str, Any]) -> None:
+                    if d["world"].get("timers") is None:
+                        d["world"]["timers"] = []
+                    d["world"]["timers"].append(rec2)
+                phone.mutate(add_timer)
+            if not extras.get(ax + "SKIP_UI") or length is None:
+                phone.open_app("clock", "timer")
+            return started("com.android.deskclock", ".HandleApiCalls")
+        if act in ("android.intent.action.SHOW_ALARMS", "android.intent.action.SHOW_TIMERS"):
+            phone.open_app("clock", "__root__" if act.endswith("ALARMS") else "timer")
+            return started("com.android.deskclock", ".HandleApiCalls")
+        if act == "android.intent.action.INSERT" and (intent.mime or "").endswith(("/contact", "/raw_contact")):
+            self._contact_editor(extras)
+            return started("com.android.contacts", ".activities.ContactEditorActivity")
+        if act == "android.intent.action.INSERT" and (intent.mime or "").endswith("/event"):
+            phone.open_app("calendar")
+            return started("com.android.calendar")
+        if act in ("android.intent.action.VIEW", "android.intent.action.DIAL", "android.intent.action.CALL",
+                   "android.intent.action.SENDTO") and intent.data:
+            scheme = intent.data.split(":", 1)[0].lower()
+            target = intent.data.split(":", 1)[1].lstrip("/") if ":" in intent.data else ""
+            if scheme == "tel":
+                number = re.sub(r"[^\d+*#]", "", target)
+
+                def dial(d: dict[str, Any]) -> None:
+                    d["world"]["dialer_number"] = number
+                phone.mutate(dial)
+                phone.open_app("phone", "dialpad" if phone.knobs.flavor == "aosp" else None)
+                return started("com.android.dialer")
+            if scheme in ("sms", "smsto", "mms", "mmsto"):
+                address = target.split("?", 1)[0]
+                phone.open_app("messages")
+                if address:
+                    def conv(d: dict[str, Any]) -> None:
+                        ui = d["ui"]
+                        ui["tasks"]["messages"] = [{"s": "__root__", "p": {}},
+                                                   {"s": "conversation", "p": {"address": address}}]
+                    phone.mutate(conv)
+                return started("com.android.messaging", ".ui.conversation.ConversationActivity")
+            if scheme == "content" and ("contacts" in target or "com.android.contacts" in target):
+                phone.open_app("contacts")
+                return started("com.android.contacts")
+            if scheme == "content" and "calendar" in target:
+                phone.open_app("calendar")
+                return started("com.android.calendar")
+            return "error:resolve"
+        if act.startswith("android.settings.") or act == "android.intent.action.APPLICATION_PREFERENCES":
+            phone.open_app("settings")
+            return started("com.android.settings")
+        if act == "android.intent.action.MAIN" or not act:
+            if "android.intent.category.HOME" in intent.categories:
+                phone.open_app("launcher")
+                return started("com.android.launcher3")
+            pkg = intent.package
+            if pkg and self.pm.installed(pkg) and pkg in MAIN_ACTIVITIES:
+                phone.open_app(PACKAGE_APPS[pkg])
+                return started(pkg)
+            return "error:resolve"
+        return "error:resolve"
+
+    def _contact_editor(self, extras: dict[str, Any]) -> None:
+        """``ContactsContract.Intents.Insert``: the editor opens prefilled; nothing is saved."""
+        name = str(extras.get("name") or "").strip()
+        phone_no = str(extras.get("phone") or "")
+        email = str(extras.get("email") or "")
+        company = str(extras.get("company") or "")
+
+        def edit(d: dict[str, Any]) -> None:
+            ui = d["ui"]
+            f = ui.setdefault("fields", {})
+            for k in [k for k in f if k.startswith(("ct_phone_", "ct_plabel_", "ct_email_"))]:
+                del f[k]
+            cut = name.rfind(" ")
+            f["ct_first"], f["ct_last"] = (name[:cut], name[cut + 1:]) if cut > 0 else (name, "")
+            f["ct_company"] = company
+            f["ct_np"], f["ct_ne"] = 1, 1
+            f["ct_phone_0"], f["ct_plabel_0"] = phone_no, "mobile"
+            if email:
+                f["ct_email_0"] = email
+            f["ct_form"] = {"id": None, "init": "{}"}  # prefilled = unsaved changes, as on a phone
+            ui["current"] = "contacts"
+            ui["tasks"]["contacts"] = [{"s": "__root__", "p": {}}, {"s": "edit", "p": {}}]
+            ui["recents"] = ["contacts"] + [a for a in ui.get("recents", []) if a != "contacts"]
+            ui["dialog"] = ui["shade"] = None
+            ui["focus"], ui["keyboard"] = "ct_first", True
+
+        self.phone.mutate(edit)
+        with self.phone._lock:
+            self.phone._last_action_at = time.monotonic()
+
+    # ------------------------------------------------------------------ broadcast / ADB keyboard
+    async def _am_broadcast(self, ctx: CommandContext, args: list[str]) -> int:
+        try:
+            intent = parse_intent(args)
+        except IntentError as e:
+            await ctx.err(f"Error: {e}\n")
+            return 255
+        if intent.flags == 0:
+            intent.flags = 0x400000  # am broadcast adds FLAG_RECEIVER_INCLUDE_BACKGROUND
+        await ctx.out(f"Broadcasting: {intent.short()}\n")
+        code, data = await self.phone.acall(self.deliver_broadcast, intent)
+        tail = f", data=\"{data}\"" if data is not None else ""
+        await ctx.out(f"Broadcast completed: result={code}{tail}\n")
+        return 0
+
+    def deliver_broadcast(self, intent: Intent) -> tuple[int, str | None]:
+        """Deliver to the receivers the phone has: the IMEs. Returns (result code, data)."""
+        act = intent.action or ""
+        ex = intent.extras
+        ime = self.pm.current_ime()
+        phone = self.phone
+        if act.startswith("ADB_") and not act.startswith("ADB_KEYBOARD_"):
+            if ime != ADB_KEYBOARD_IME:
+                return 0, None
+            if act == "ADB_INPUT_TEXT" and ex.get("msg") is not None:
+                phone.input_text(str(ex["msg"]))
+            elif act == "ADB_INPUT_B64" and ex.get("msg") is not None:
+                try:
+                    text = base64.b64decode(str(ex["msg"]), validate=False).decode("utf-8")
+                except (binascii.Error, UnicodeDecodeError):
+                    return 0, None
+                phone.input_text(text)
+            elif act == "ADB_INPUT_CHARS" and isinstance(ex.get("chars"), list):
+                phone.input_text("".join(chr(c) for c in ex["chars"] if 0 <= c < 0x110000))
+            elif act == "ADB_INPUT_CODE" and ex.get("code") is not None:
+                phone.key(int(ex["code"]))
+            elif act == "ADB_EDITOR_CODE":
+                phone.key("enter")
+            elif act == "ADB_CLEAR_TEXT":
+                phone.clear_text()
+            return 0, None
+        if act.startswith("ADB_KEYBOARD_"):
+            if ime != U2_IME:
+                return 0, None
+            if act == "ADB_KEYBOARD_INPUT_TEXT":
+                raw = ex.get("text")
+                try:
+                    text = base64.b64decode(str(raw or ""), validate=False).decode("utf-8")
+                except (binascii.Error, UnicodeDecodeError):
+                    return 0, "invalid base64"
+                phone.input_text(text)
+            elif act == "ADB_KEYBOARD_CLEAR_TEXT":
+                phone.clear_text()
+            elif act == "ADB_KEYBOARD_HIDE":
+                phone.hide_keyboard()
+            elif act in ("ADB_KEYBOARD_SMART_ENTER", "ADB_KEYBOARD_EDITOR_CODE"):
+                phone.key("enter")
+            elif act == "ADB_KEYBOARD_GET_CLIPBOARD":
+                return -1, base64.b64encode(phone.get_clipboard().encode()).decode()
+            elif act == "ADB_KEYBOARD_SET_CLIPBOARD":
+                try:
+                    phone.set_clipboard(base64.b64decode(str(ex.get("text") or "")).decode("utf-8"))
+                except (binascii.Error, UnicodeDecodeError):
+                    return 0, "invalid base64"
+            return -1, "success"
+        return 0, None
+
+    # ------------------------------------------------------------------ monkey
+    async def monkey(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        pkgs: list[str] = []
+        cats: list[str] = []
+        count = 0
+        i = 0
+        lines = [f"  bash arg: {a}" for a in args]
+        while i < len(args):
+            a = args[i]
+            if a == "-p" and i + 1 < len(args):
+                pkgs.append(args[i + 1])
+                i += 2
+            elif a == "-c" and i + 1 < len(args):
+                cats.append(args[i + 1])
+                i += 2
+            elif a in ("-s", "--throttle", "--pct-touch", "--pct-motion", "--pct-syskeys", "--pct-appswitch") and \
+                    i + 1 < len(args):
+                i += 2
+            elif a.isdigit():
+                count = int(a)
+                i += 1
+            else:
+                i += 1
+        await ctx.out("\n".join(lines) + "\n" + "args: [" + ", ".join(args) + "]\n")
+        for a in args:
+            await ctx.out(f' arg: "{a}"\n')
+        for p in pkgs + cats:
+            await ctx.out(f'data="{p}"\n')
+        from .phone import PACKAGE_APPS
+
+        launchable = [p for p in pkgs if self.pm.installed(p) and p in MAIN_ACTIVITIES]
+        if not launchable:
+            await ctx.out("** No activities found to run, monkey aborted.\n")
+            return 252
+        t0 = time.perf_counter()
+        if count > 0:
+            await self.phone.acall(self.phone.open_app, PACKAGE_APPS[launchable[0]])
+        ms = int((time.perf_counter() - t0) * 1000)
+        await ctx.out(f"Events injected: {count}\n## Network stats: elapsed time={ms}ms "
+                      f"(0ms mobile, 0ms wifi, {ms}ms not connected)\n")
+        return 0
+
+    # ------------------------------------------------------------------ pm
+    async def pm_cmd(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        if not args:
+            await ctx.out("Package manager (package) commands:\n  help\n  path [--user USER_ID] PACKAGE\n"
+                          "  list packages [-f] [-d] [-e] [-s] [-3] [-i] [-l] [-u] [-U] [--user USER_ID] [FILTER]\n"
+                          "  install [-r] [-t] [-g] [-S BYTES] [PATH|-]\n  uninstall [-k] [--user USER_ID] PACKAGE\n"
+                          "  clear [--user USER_ID] PACKAGE\n  grant [--user USER_ID] PACKAGE PERMISSION\n"
+                          "  revoke [--user USER_ID] PACKAGE PERMISSION\n"
+                          "  resolve-activity [--brief] [--components] [--user USER_ID] INTENT\n")
+            return 0
+        verb, rest = args[0], [a for a in args[1:]]
+        # drop --user N
+        cleaned: list[str] = []
+        skip = False
+        for j, a in enumerate(rest):
+            if skip:
+                skip = False
+                continue
+            if a == "--user":
+                skip = True
+                continue
+            cleaned.append(a)
+        rest = cleaned
+        if verb == "list" and rest and rest[0] == "packages":
+            flags = {a for a in rest[1:] if a.startswith("-")}
+            filt = next((a for a in rest[1:] if not a.startswith("-")), "")
+            names = sorted(self.pm.packages)
+            out = []
+            for n in names:
+                p = self.pm.packages[n]
+                if "-3" in flags and p.system or "-s" in flags and not p.system:
+                    continue
+                if "-d" in flags and p.enabled or "-e" in flags and not p.enabled:
+                    continue
+                if filt and filt not in n:
+                    continue
+                line = f"package:{p.path}={n}" if "-f" in flags else f"package:{n}"
+                if "-U" in flags:
+                    line += f" uid:{10000 + zlib.crc32(n.encode()) % 900 if not p.system else 1000}"
+                out.append(line)
+            await ctx.out("".join(f"{line}\n" for line in out))
+            return 0
+        if verb == "path":
+            if not rest or not self.pm.installed(rest[0]):
+                return 1
+            await ctx.out(f"package:{self.pm.packages[rest[0]].path}\n")
+            return 0
+        if verb == "clear":
+            if not rest:
+                await ctx.err("Error: no package specified\n")
+                return 1
+            ok = await self.phone.acall(self.pm.clear, rest[-1])
+            await ctx.out("Success\n" if ok else "Failed\n")
+            return 0 if ok else 1
+        if verb in ("grant", "revoke"):
+            if len(rest) < 2:
+                await ctx.err("Error: no package or permission specified\n")
+                return 1
+            if not rest[1].startswith("android.permission.") and "." not in rest[1]:
+                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
+                              f"Unknown permission: {rest[1]}\n")
+                return 255
+            ok = await self.phone.acall(self.pm.grant, rest[0], verb == "grant")
+            if not ok:
+                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
+                              f"Unknown package: {rest[0]}\n")
+                return 255
+            return 0
+        if verb == "install":
+            return await self._install(ctx, rest)
+        if verb == "uninstall":
+            pkg = next((a for a in rest if not a.startswith("-")), None)
+            if pkg is None:
+                await ctx.err("Error: package name not specified\n")
+                return 1
+            res = await self.phone.acall(self.pm.uninstall, pkg)
+            await ctx.out(res + "\n")
+            return 0 if res == "Success" else 1
+        if verb == "resolve-activity":
+            return await self._resolve_activity(ctx, rest)
+        if verb in ("enable", "disable", "disable-user"):
+            pkg = next((a for a in rest if not a.startswith("-")), "")
+            if not self.pm.installed(pkg):
+                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
+                              f"Unknown package: {pkg}\n")
+                return 255
+            self.pm.packages[pkg].enabled = verb == "enable"
+            state = "enabled" if verb == "enable" else ("disabled-user" if verb == "disable-user" else "disabled")
+            await ctx.out(f"Package {pkg} new state: {state}\n")
+            return 0
+        if verb == "dump":
+            from .android_dumpsys import dumpsys_package
+
+            pkg = rest[0] if rest else ""
+            await ctx.out(dumpsys_package(self.phone, pkg))
+            return 0
+        await ctx.err(f"Unknown command: {verb}\n")
+        return 255
+
+    async def _install(self, ctx: CommandContext, rest: list[str]) -> int:
+        size: int | None = None
+        path: str | None = None
+        i = 0
+        while i < len(rest):
+            a = rest[i]
+            if a == "-S" and i + 1 < len(rest):
+                size = int(rest[i + 1])
+                i += 2
+            elif a in ("-i", "--install-reason", "--originating-uri", "--referrer", "--abi", "--user", "-p",
+                       "--pkg", "--install-location"):
+                i += 2
+            elif a.startswith("-"):
+                i += 1
+            else:
+                path = a
+                i += 1
+        if path is not None and path != "-":
+            fs = self.phone.fs
+            try:
+                data = fs.read_bytes(ctx.path(path))
+            except OSError:
+                await ctx.err(f"Error: Can't open file: {path}\nException occurred while executing 'install':\n"
+                              f"java.lang.IllegalArgumentException: Error: Can't open file: {path}\n")
+                return 1
+        else:
+            data = await ctx.read_all()
+            if size is not None:
+                data = data[:size]
+        res = await self.phone.acall(self.pm.install, data)
+        await ctx.out(res + "\n")
+        return 0 if res == "Success" else 1
+
+    async def _resolve_activity(self, ctx: CommandContext, rest: list[str]) -> int:
+        brief = "--brief" in rest
+        comps = "--components" in rest
+        try:
+            intent = parse_intent([a for a in rest if a not in ("--brief", "--components")])
+        except IntentError as e:
+            await ctx.err(f"Error: {e}\n")
+            return 1
+        pkg = intent.package or (intent.component.split("/")[0] if intent.component else None)
+        if pkg is None and "android.intent.category.HOME" in intent.categories:
+            pkg = "com.android.launcher3"
+        if pkg is None or not self.pm.installed(pkg) or pkg not in MAIN_ACTIVITIES:
+            await ctx.out("No activity found\n")
+            return 0
+        comp = f"{pkg}/{MAIN_ACTIVITIES[pkg]}"
+        if comps:
+            await ctx.out(comp + "\n")
+            return 0
+        if brief:
+            await ctx.out("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
+                          f"{comp}\n")
+            return 0
+        await ctx.out(f"Activity Resolver Table:\n  ActivityInfo:\n    name={pkg}{MAIN_ACTIVITIES[pkg]}\n"
+                      f"    packageName={pkg}\n    enabled=true exported=true directBootAware=false\n")
+        return 0
+
+    # ------------------------------------------------------------------ ime
+    async def ime(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        if not args:
+            await ctx.out("ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n"
+                          "  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n  reset\n")
+            return 0
+        verb, rest = args[0], [a for a in args[1:] if a not in ("--user", "0", "current", "all")]
+        if verb == "list":
+            show_all = "-a" in rest
+            short = "-s" in rest
+            imes = self.pm.imes_installed() if show_all else self.pm.imes_enabled()
+            if short:
+                await ctx.out("".join(f"{i}\n" for i in imes))
+            else:
+                for ime in imes:
+                    pkg, cls = ime.split("/", 1)
+                    full = pkg + cls if cls.startswith(".") else cls
+                    await ctx.out(f"{ime}:\n  mId={ime} mSettingsActivityName=null\n"
+                                  "  mIsVrOnly=false mSupportsSwitchingToNextInputMethod=false\n"
+                                  "  mIsDefaultResId=0x0\n  Service:\n"
+                                  "    priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=false\n"
+                                  f"    ServiceInfo:\n      name={full}\n      packageName={pkg}\n"
+                                  "      enabled=true exported=true directBootAware=false\n"
+                                  "      permission=android.permission.BIND_INPUT_METHOD\n")
+            return 0
+        if verb in ("enable", "disable") and rest:
+            ime = rest[-1]
+            res = await self.phone.acall(self.pm.enable_ime, ime, verb == "enable")
+            if res == "unknown":
+                await ctx.err(f"Unknown input method {ime} cannot be {verb}d for user #0\n")
+                return 255
+            await ctx.out(f"Input method {ime}: " + ("already " if res == "already" else "now ") + f"{verb}d\n")
+            return 0
+        if verb == "set" and rest:
+            ime = rest[-1]
+            ok = await self.phone.acall(self.pm.set_ime, ime)
+            if not ok:
+                await ctx.err(f"Unknown input method {ime} cannot be selected for user #0\n")
+                return 255
+            await ctx.out(f"Input method {ime} selected for user #0\n")
+            return 0
+        if verb == "reset":
+            default = self.phone.knobs.installed_imes[0]
+            await self.phone.acall(self.phone.settings.put, "secure", "enabled_input_methods", default)
+            await self.phone.acall(self.phone.settings.put, "secure", "default_input_method", default)
+            await ctx.out(f"Reset current and enabled IMEs for user #0\n  Selected: {default}\n   Enabled: {default}\n")
+            return 0
+        await ctx.err(f"Unknown command: {verb}\n")
+        return 255
+
+    # ------------------------------------------------------------------ cmd
+    async def cmd(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        if not args or args[0] == "-l":
+            await ctx.out("Currently running services:\n" + "".join(
+                f"  {s}\n" for s in ("activity", "alarm", "bluetooth_manager", "clipboard", "connectivity",
+                                     "display", "input", "input_method", "package", "power", "settings",
+                                     "statusbar", "uimode", "wifi", "window")))
+            return 0
+        service, rest = args[0], args[1:]
+        sub = CommandContext(argv=[service, *rest], env=ctx.env, stdin=ctx.stdin, stdout=ctx.stdout,
+                             stderr=ctx.stderr, shell=ctx.shell)
+        if service == "package":
+            return await self.pm_cmd(sub)
+        if service == "activity":
+            return await self.am(sub)
+        if service == "input_method":
+            return await self.ime(sub)
+        if service in ("settings", "window", "input"):
+            handler = ctx.shell.lookup({"window": "wm"}.get(service, service))
+            if handler is not None:
+                return await handler(sub)
+        if service == "statusbar":
+            verb = rest[0] if rest else ""
+            shade = {"expand-notifications": "notifications", "expand-settings": "quick",
+                     "collapse": None}.get(verb, "?")
+            if shade == "?":
+                await ctx.err(f"Unknown command: {verb}\n")
+                return 255
+
+            def set_shade(d: dict[str, Any]) -> None:
+                d["ui"]["shade"] = shade
+            await self.phone.acall(self.phone.mutate, set_shade)
+            return 0
+        if service == "wifi":
+            if rest[:1] == ["set-wifi-enabled"] and len(rest) > 1 and rest[1] in ("enabled", "disabled"):
+                await self.phone.acall(self.phone.settings.put, "global", "wifi_on",
+                                       "1" if rest[1] == "enabled" else "0")
+                return 0
+            if rest[:1] == ["status"]:
+                on = await self.phone.acall(self.phone.settings.get, "global", "wifi_on")
+                await ctx.out("Wifi is enabled\n" if on == "1" else "Wifi is disabled\n")
+                return 0
+        if service == "bluetooth_manager" and rest[:1] in (["enable"], ["disable"]):
+            await self.phone.acall(self.phone.settings.put, "global", "bluetooth_on", "1" if rest[0] == "enable" else "0")
+            return 0
+        if service == "connectivity" and rest[:1] == ["airplane-mode"]:
+            if len(rest) == 1:
+                on = await self.phone.acall(self.phone.settings.get, "global", "airplane_mode_on")
+                await ctx.out("enabled\n" if on == "1" else "disabled\n")
+                return 0
+            if rest[1] in ("enable", "disable"):
+                await self.phone.acall(self.phone.settings.put, "global", "airplane_mode_on",
+                                       "1" if rest[1] == "enable" else "0")
+                return 0
+        if service == "uimode" and rest[:1] == ["night"]:
+            if len(rest) == 1:
+                v = await self.phone.acall(self.phone.settings.get, "secure", "ui_night_mode")
+                await ctx.out("Night mode: " + {"2": "yes", "1": "no"}.get(v or "", "auto") + "\n")
+                return 0
+            val = {"yes": "2", "no": "1", "auto": "0"}.get(rest[1])
+            if val is not None:
+                await self.phone.acall(self.phone.settings.put, "secure", "ui_night_mode", val)
+                await ctx.out("Night mode: " + rest[1] + "\n")
+                return 0
+        known = {"activity", "alarm", "bluetooth_manager", "clipboard", "connectivity", "display", "input",
+                 "input_method", "package", "power", "settings", "statusbar", "uimode", "wifi", "window"}
+        if service not in known:
+            await ctx.err(f"cmd: Can't find service: {service}\n")
+            return 20
+        await ctx.err(f"Unknown command: {' '.join(rest)}\n")
+        return 255
+
+    # ------------------------------------------------------------------ app_process (uiautomator2)
+    async def app_process(self, ctx: CommandContext) -> int:
+        """``CLASSPATH=… app_process / MAIN -p PORT``: the uiautomator2 server's process."""
+        classpath = ctx.env.get("CLASSPATH", "")
+        args = list(ctx.args)
+        main = next((a for a in args if not a.startswith("/") and not a.startswith("-") and "." in a), "")
+        port = 9008
+        if "-p" in args:
+            try:
+                port = int(args[args.index("-p") + 1])
+            except (ValueError, IndexError):
+                pass
+        jars = [p for p in classpath.split(":") if p]
+        missing = [j for j in jars if not self.phone.fs.isfile(j)]
+        if not main or not jars or missing:
+            path = ", ".join(f'zip file "{j}"' for j in jars)
+            await ctx.err(f'Error: Could not find class \'{main}\'\njava.lang.ClassNotFoundException: Didn\'t find '
+                          f'class "{main}" on path: DexPathList[[{path}],nativeLibraryDirectories=[/system/lib64, '
+                          f'/system_ext/lib64, /system/lib64, /system_ext/lib64]]\n')
+            return 1
+        opened = self.phone.process_started(port)
+        always = self.phone.backend.socket_handler("tcp", str(port)) is not None
+        if not opened and not always:
+            await ctx.out("[server] INFO: [UiAutomator2Server] Starting Server\n")
+            await ctx.err("java.lang.IllegalStateException: this virtual phone has no uiautomator2 server "
+                          f"registered on port {port}\n")
+            return 1
+        try:
+            await ctx.out("[server] INFO: [UiAutomator2Server] Starting Server\n"
+                          "SLF4J: Failed to load class \"org.slf4j.impl.StaticLoggerBinder\".\n"
+                          "SLF4J: Defaulting to no-operation (NOP) logger implementation\n"
+                          "SLF4J: See http://www.slf4j.org/codes.html#StaticLoggerBinder for further details.\n")
+            await asyncio.Event().wait()  # runs until the host closes the stream (the task is cancelled)
+        finally:
+            if opened:
+                self.phone.process_stopped(port)
+        return 0
+
+
+def am_commands(phone: "VirtualPhone") -> dict[str, CommandHandler]:
+    return AmCommands(phone).table()
+
+
+def next_alarm(alarms: list[dict[str, Any]], now: datetime) -> tuple[datetime, dict[str, Any]] | None:
+    """The next trigger time of the enabled alarms (repeat days or one-off), from ``now``."""
+    days = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    best: tuple[datetime, dict[str, Any]] | None = None
+    for a in alarms:
+        if not a.get("enabled", True):
+            continue
+        for k in range(0, 8):
+            day = now + timedelta(days=k)
+            t = day.replace(hour=int(a.get("hour", 0)), minute=int(a.get("minute", 0)), second=0, microsecond=0)
+            if t <= now:
+                continue
+            rep = a.get("days") or []
+            if rep and days[t.weekday()] not in rep:
+                continue
+            if best is None or t < best[0]:
+                best = (t, a)
+            break
+    return best

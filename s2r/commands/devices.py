@@ -1,0 +1,73 @@
+"""``s2r devices``: the phones the adb server sees, each with its preflight status."""
+
+from __future__ import annotations
+
+import json
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command()
+    def devices(
+        as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+        serial: list[str] = typer.Option(None, "--serial", "-s", help="Only these serials (repeatable)."),
+        no_probe: bool = typer.Option(False, "--no-probe", help="Skip the input-injection probe."),
+    ) -> None:
+        """List attached phones (USB and TCP) with geometry, input, IME and lock status."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from device.adb import client, ensure_server, server_addr
+        from device.adbshell import Shell
+        from device.preflight import Preflight, run_preflight
+
+        try:
+            ensure_server()
+            c = client()
+            infos = c.list(extended=True)
+        except Exception as e:  # noqa: BLE001
+            host, port = server_addr()
+            typer.echo(f"cannot reach the adb server at {host}:{port}: {e}", err=True)
+            raise typer.Exit(2) from e
+        if serial:
+            infos = [i for i in infos if i.serial in set(serial)]
+
+        def one(info: object) -> Preflight:
+            s = getattr(info, "serial")
+            state = getattr(info, "state")
+            if state != "device":
+                return Preflight(serial=s, state=state, problems=[f"adb state is {state}"])
+            try:
+                return run_preflight(Shell(c, s), probe_input=not no_probe)
+            except Exception as e:  # noqa: BLE001
+                return Preflight(serial=s, state=state, problems=[f"{type(e).__name__}: {e}"[:200]])
+
+        with ThreadPoolExecutor(max_workers=max(1, min(8, len(infos)))) as pool:
+            results = list(pool.map(one, infos))
+        if as_json:
+            typer.echo(json.dumps([{**r.model_dump(mode="json"), "ok": r.ok, "display_size": r.display_size}
+                                   for r in results], indent=2, ensure_ascii=False))
+            raise typer.Exit(0 if all(r.ok for r in results) else 1)
+        from rich.console import Console
+        from rich.table import Table
+
+        t = Table(title=f"phones on the adb server {':'.join(map(str, server_addr()))}")
+        for col in ("serial", "state", "model", "android", "screen", "input", "lock", "ime", "status"):
+            t.add_column(col)
+        for r in results:
+            size = "x".join(map(str, r.display_size)) if r.display_size else "?"
+            t.add_row(
+                r.serial, r.state or "absent",
+                f"{r.manufacturer or '?'} {r.model or '?'}" + (" [cyan](virtual)[/]" if r.virtual else ""),
+                f"{r.android_version or '?'} (SDK {r.sdk or '?'})",
+                f"{size} {r.density or '?'}dpi r{r.rotation}",
+                {True: "[green]ok[/]", False: "[red]refused[/]", None: "?"}[r.input_injection],
+                {True: "[red]locked[/]", False: "[green]open[/]", None: "?"}[r.keyguard],
+                (r.adb_ime or r.ime_current or "?").split("/")[-1],
+                "[green]ready[/]" if r.ok else "[red]" + "; ".join(r.problems)[:80] + "[/]",
+            )
+        console = Console()
+        console.print(t)
+        if not results:
+            console.print("no phones attached (USB: enable USB debugging; Wi-Fi: `adb connect HOST:PORT`)")
+        raise typer.Exit(0 if all(r.ok for r in results) else 1)

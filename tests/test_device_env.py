@@ -1,0 +1,250 @@
+"""DeviceEnv on a virtual phone, through a private real adb server, adbutils and uiautomator2.
+
+Every schema action is executed as real input (``input`` over the adb shell, uiautomator2
+RPC for hierarchy/screenshots/text) and checked against the phone's own sim state, which
+the virtual phone exposes for ground truth (``phone.read_state()``, ``phone.state_data()``).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from typing import Any, Iterator
+
+import pytest
+
+from actionmap.actions import (Abort, Answer, Complete, DoubleTap, Drag, Key, LongPress, OpenApp, Scroll, Swipe, Tap,
+                               TypeText, Wait)
+from actionmap.observation import Observation
+from actionmap.worldstate import WorldState
+
+pytestmark = pytest.mark.timeout(900)
+
+NASTY = "'; reboot; $(id) `ls` | > /sdcard/x &"
+METRICS: dict[str, Any] = {}
+
+
+@pytest.fixture(scope="module")
+def rig(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[tuple[Any, Any, Any]]:
+    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
+
+    from device.env import DeviceEnv
+
+    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    phone = env = None
+    try:
+        t0 = time.perf_counter()
+        phone = start_phone(host, sim_pool)
+        METRICS["phone_start_s"] = round(time.perf_counter() - t0, 2)
+        env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")))
+        t0 = time.perf_counter()
+        env.start()
+        METRICS["env_start_s"] = round(time.perf_counter() - t0, 2)
+        yield host, phone, env
+    finally:
+        if env is not None:
+            env.close()
+        if phone is not None:
+            stop_phone(host, phone)
+        stop_adb_server(host)
+        print("\ndevice env metrics:", json.dumps(METRICS))
+
+
+def _find(obs: Observation, *labels: str) -> int:
+    for e in obs.elements:
+        if any(lab.lower() in (e.text or "").lower() or lab.lower() in (e.content_desc or "").lower()
+               for lab in labels) and (e.clickable or e.editable):
+            return e.index
+    raise AssertionError(f"none of {labels} on screen: {obs.describe(60)}")
+
+
+def _home(env: Any) -> Observation:
+    obs, info = env.step(Key(key="home"))
+    assert info.error is None and info.invalid_action is None, info
+    return obs
+
+
+# ============================================================================ preflight
+def test_preflight_matches_the_phone(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    pf = env.pf
+    info = phone.info()
+    assert pf.ok, pf.problems
+    assert pf.virtual is True
+    assert pf.natural_size == tuple(phone.window_size())
+    assert pf.density == phone.density
+    assert pf.model == info["model"] and pf.sdk == info["sdk"]
+    assert pf.family == "aosp"  # Google → the AOSP family of the app registry
+    assert pf.input_injection is True
+    assert pf.screen_on is True
+    assert env.u2 is not None, env.warnings
+    METRICS["preflight_ms"] = round(pf.took_ms, 1)
+
+
+# ============================================================================ actions
+def test_tap_opens_an_app_by_target_and_by_point(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    obs = env.reset(None)
+    assert obs.foreground.app == "launcher", obs.foreground
+    i = _find(obs, "Clock")
+    obs2, info = env.step(Tap(target=i))
+    assert info.invalid_action is None and info.error is None, info
+    assert obs2.foreground.app == "clock" and phone.foreground()[0] == "com.android.deskclock"
+    # the same icon by grid point (element centre on the 0–1000 grid)
+    home = _home(env)
+    e = home.element(_find(home, "Clock"))
+    assert e is not None
+    b = e.grid_bounds
+    obs3, info = env.step(Tap(point=((b.left + b.right) // 2, (b.top + b.bottom) // 2)))
+    assert obs3.foreground.app == "clock", (info, obs3.foreground)
+    assert obs3.screenshot and obs3.image_format in ("jpeg", "png")
+    assert (obs3.width, obs3.height) == tuple(phone.window_size())
+
+
+def test_open_app_keys_and_invalid_actions(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    obs, info = env.step(OpenApp(app="Settings"))
+    assert info.invalid_action is None and obs.foreground.app == "settings"
+    obs, info = env.step(OpenApp(app="calendar"))
+    assert obs.foreground.app == "calendar"
+    obs, info = env.step(Key(key="back"))
+    assert info.error is None
+    obs, info = env.step(OpenApp(app="Spotify"))
+    assert info.invalid_action and "unknown app" in info.invalid_action
+    obs, info = env.step(Tap(target=10_000))
+    assert info.invalid_action and "not an element" in info.invalid_action
+    obs = _home(env)
+    obs, info = env.step(TypeText(text="hello"))  # nothing focused on the home screen
+    assert info.invalid_action == "no focused text field to type into"
+    for a in (Complete(message="done"), Abort(reason="x"), Answer(fields={"answer": "42"})):
+        _obs, info = env.step(a)
+        assert info.done and info.error is None
+
+
+def test_scroll_reveals_more_content(rig: tuple[Any, Any, Any]) -> None:
+    _host, _phone, env = rig
+    obs, _ = env.step(OpenApp(app="settings"))
+    first = [e.text for e in obs.elements if e.text]
+    obs2, info = env.step(Scroll(direction="down"))
+    assert info.error is None and info.invalid_action is None
+    second = [e.text for e in obs2.elements if e.text]
+    assert second != first and set(second) - set(first), (first, second)
+    x0, y0, x1, y1 = info.extra["px"]
+    assert y1 < y0 and x0 == x1  # the finger moves up to reveal what lies below
+    H = obs.height
+    assert env.pf.status_bar_px is None or min(y0, y1) > env.pf.status_bar_px
+    assert max(y0, y1) < H - (env.pf.nav_bar_px or 0)
+    obs3, _ = env.step(Scroll(direction="up"))
+    assert [e.text for e in obs3.elements if e.text][:3] == first[:3]
+
+
+def test_type_unicode_and_shell_metacharacters_literally(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    obs, _ = env.step(OpenApp(app="contacts"))
+    obs, info = env.step(Tap(target=_find(obs, "Search contacts")))
+    field = next(e for e in obs.elements if e.editable)
+    text = "你好，世界 😀👍🏽 " + NASTY
+    obs, info = env.step(TypeText(text=text, target=field.index))
+    assert info.error is None and info.invalid_action is None, info
+    assert info.extra.get("text_verified") is True, info.extra
+    ui = phone.state_data()["ui"]
+    assert text in json.dumps(ui["fields"], ensure_ascii=False), ui["fields"]
+    assert any(e.text == text for e in obs.elements if e.editable)
+    assert not phone.fs.exists("/sdcard/x"), "the text ran as a shell command"
+    METRICS["text_method"] = info.extra.get("text_method")
+    # clear + ASCII, then submit
+    obs, info = env.step(TypeText(text="Ada", clear=True))
+    assert info.extra.get("text_verified") is True, info.extra
+    assert any(e.text == "Ada" for e in obs.elements if e.editable)
+
+
+def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    obs = _home(env)
+    for a in (LongPress(point=(500, 500), duration_ms=900), DoubleTap(point=(500, 120)),
+              Swipe(start=(500, 800), end=(500, 300), duration_ms=300),
+              Drag(start=(300, 700), end=(700, 700), duration_ms=1200), Key(key="home")):
+        obs, info = env.step(a)
+        assert info.error is None and info.invalid_action is None, (a, info)
+    t0 = phone.now()
+    obs, info = env.step(Wait(seconds=1.0))
+    assert (phone.now() - t0).total_seconds() >= 1.0 and info.timings_ms["act"] >= 1000
+
+
+def test_black_frame_is_reported(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    env.shell.run(["input", "keyevent", "KEYCODE_SLEEP"])
+    try:
+        obs, info = env.step(Wait(seconds=0))
+        assert info.extra.get("screenshot") in ("off", "secure"), info.extra
+    finally:
+        env.shell.run(["input", "keyevent", "KEYCODE_WAKEUP"])
+    obs, info = env.step(Wait(seconds=0))
+    assert "screenshot" not in info.extra
+
+
+# ============================================================================ state
+def test_read_state_matches_the_virtual_phones_world(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    _home(env)
+    t0 = time.perf_counter()
+    ws = env.read_state()
+    METRICS["read_state_ms"] = round((time.perf_counter() - t0) * 1e3, 1)
+    METRICS["read_state_field_ms"] = {k: round(v, 1) for k, v in env.reader.timings_ms.items()}
+    truth = phone.read_state()
+    _compare(ws, truth)
+
+
+def _compare(ws: WorldState, truth: WorldState) -> None:
+    for k, v in ws.settings.model_dump().items():
+        if v is not None:
+            assert v == getattr(truth.settings, k), k
+    read = {k for k, v in ws.settings.model_dump().items() if v is not None}
+    assert read >= {"wifi", "bluetooth", "airplane_mode", "dark_mode", "brightness", "font_scale", "ringer_mode"}
+    key = lambda c: c.name  # noqa: E731
+    for a, b in zip(sorted(ws.contacts or [], key=key), sorted(truth.contacts or [], key=key), strict=True):
+        assert (a.name, [p.model_dump() for p in a.phones], a.emails, a.company, a.starred) == \
+               (b.name, [p.model_dump() for p in b.phones], b.emails, b.company, b.starred)
+    mk = lambda m: (m.address, m.body, m.box, m.read, m.time)  # noqa: E731
+    assert sorted(map(mk, ws.messages or [])) == sorted(map(mk, truth.messages or []))
+    ek = lambda e: (e.title, e.start, e.end, e.all_day, e.location, e.description)  # noqa: E731
+    assert sorted(map(ek, ws.events or [])) == sorted(map(ek, truth.events or []))
+    ck = lambda c: (c.number, c.name, c.kind, c.time, c.duration_s)  # noqa: E731
+    assert sorted(map(ck, ws.calls or [])) == sorted(map(ck, truth.calls or []))
+    fk = lambda f: (f.path, f.kind, f.size, f.mtime)  # noqa: E731
+    assert sorted(map(fk, ws.files or [])) == sorted(map(fk, truth.files or []))
+    assert ws.device.model == truth.device.model and ws.device.sdk == truth.device.sdk
+    assert ws.foreground.package == truth.foreground.package and ws.foreground.app == truth.foreground.app
+    assert ws.time is not None and truth.time is not None and abs((ws.time - truth.time).total_seconds()) <= 5
+    assert ws.alarms is None  # no provider: undetermined unless the Clock UI probe is on
+
+
+def test_alarm_probe_reads_the_clock_app(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    from device.readers import probe_alarms
+
+    got = probe_alarms(env)
+    truth = phone.read_state().alarms or []
+    key = lambda a: (a.hour, a.minute, a.label, tuple(a.days), a.enabled)  # noqa: E731
+    assert got is not None and sorted(map(key, got)) == sorted(map(key, truth))
+    assert phone.foreground()[0] == "com.android.launcher3"  # the probe goes home afterwards
+
+
+# ============================================================================ latency
+def test_step_latency_p50(rig: tuple[Any, Any, Any]) -> None:
+    _host, _phone, env = rig
+    env.step(OpenApp(app="settings"))
+    totals, acts, settles = [], [], []
+    for i in range(16):
+        a = Scroll(direction="down" if i % 4 < 2 else "up") if i % 2 else Tap(point=(500, 40))
+        _obs, info = env.step(a)
+        assert info.error is None, info
+        totals.append(info.timings_ms["total"])
+        acts.append(info.timings_ms["act"])
+        settles.append(info.timings_ms["settle"])
+    METRICS["step_p50_ms"] = round(statistics.median(totals), 1)
+    METRICS["step_p90_ms"] = round(sorted(totals)[int(0.9 * len(totals)) - 1], 1)
+    METRICS["act_p50_ms"] = round(statistics.median(acts), 1)
+    METRICS["settle_p50_ms"] = round(statistics.median(settles), 1)
+    assert METRICS["step_p50_ms"] < 5000

@@ -1,0 +1,278 @@
+"""Safety of driving a person's phone: tagging, restore, refusals, text that is never a command.
+
+The first half tests the pure rules (no phone); the second half runs setup + teardown on a
+virtual phone through a private adb server, adbutils and uiautomator2, and compares the
+whole WorldState before and after.
+"""
+
+from __future__ import annotations
+
+import shlex
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from actionmap.observation import UIElement
+from actionmap.patch import StatePatch
+from actionmap.worldstate import WorldState, flatten
+from device.adbshell import quote_argv
+from device.input import input_text_arg
+from device.readers import (alarms_from_elements, content_query, marker, parse_alarm_days, parse_alarm_time, parse_ls_lr,
+                            parse_stat_lines, strip_tag)
+from device.writers import DeviceWriter, Journal, new_tag, real_world_effects, refusal_reason
+
+pytestmark = pytest.mark.timeout(600)
+
+NASTY = "'; reboot; $(id) `ls` | > /sdcard/x &"
+
+
+# ============================================================================ pure rules
+def test_argv_quoting_keeps_every_word_intact() -> None:
+    words = ["content", "insert", "--bind", f"data1:s:{NASTY}", "王小明 😀", "a\nb", "", "$HOME"]
+    assert shlex.split(quote_argv(words)) == words
+    with pytest.raises(TypeError):
+        quote_argv("echo hi")  # type: ignore[arg-type]
+
+
+def test_input_text_arg_is_ascii_only_and_spaces_become_percent_s() -> None:
+    assert input_text_arg("a b") == "a%sb"
+    assert input_text_arg(NASTY) == NASTY.replace(" ", "%s")
+    assert shlex.split(quote_argv(["input", "text", input_text_arg(NASTY) or ""]))[2] == NASTY.replace(" ", "%s")
+    assert input_text_arg("你好") is None
+    assert input_text_arg("emoji 😀") is None
+    assert input_text_arg("100%s sure") is None  # would be typed as a space: refused, not mistyped
+    assert input_text_arg("") is None
+
+
+def test_marker_and_strip_tag_round_trip() -> None:
+    tag = new_tag()
+    assert tag.startswith("s2r-") and len(tag) == 12
+    assert strip_tag(f"Standup {marker(tag)}") == ("Standup", tag)
+    assert strip_tag("Lunch [s2r] with 王") == ("Lunch [s2r] with 王", None)
+    with pytest.raises(ValueError):
+        marker("not-a-tag")
+
+
+def _instance(template: str, **ctx: Any) -> Any:
+    from transfer.tasks.loader import get_template
+
+    return get_template(template).instantiate(0, context=ctx or None)
+
+
+def test_real_world_effects_detected_from_goals() -> None:
+    send = _instance("messages.send_test")
+    assert [w for w, _ in real_world_effects(send)] == ["sends an SMS"]
+    assert real_world_effects(_instance("messages.draft")) == []
+    assert refusal_reason(send, None) and "test recipient" in refusal_reason(send, None)  # type: ignore[operator]
+    mine = _instance("messages.send_test", test_recipient="+44 7700 900123")
+    assert refusal_reason(mine, "+44 7700 900123") is None
+    assert "not the configured test recipient" in (refusal_reason(send, "+44 7700 900123") or "")
+    assert refusal_reason(_instance("messages.draft"), None) is None
+
+
+def test_alarm_list_parsing_from_clock_ids() -> None:
+    def el(i: int, rid: str, text: str, b: tuple[int, int, int, int], **kw: Any) -> UIElement:
+        return UIElement.from_px(i, b, (1080, 2400), resource_id=f"com.android.deskclock:id/{rid}", text=text, **kw)
+
+    els = [
+        el(0, "alarm_item", "", (0, 300, 1080, 600)),
+        el(1, "digital_clock", "6:45\u202fAM", (40, 320, 500, 420)),
+        el(2, "label", f"Wake up {marker('s2r-00aa11bb')}", (40, 430, 600, 480)),
+        el(3, "days_of_week", "Mon, Tue, Wed, Thu, Fri", (40, 490, 700, 540)),
+        el(4, "onoff", "", (900, 320, 1040, 400), checkable=True, checked=True),
+        el(5, "alarm_item", "", (0, 620, 1080, 900)),
+        el(6, "digital_clock", "20:05", (40, 640, 500, 740)),
+        el(7, "days_of_week", "Not scheduled", (40, 790, 700, 840)),
+        el(8, "onoff", "", (900, 640, 1040, 720), checkable=True, checked=False),
+    ]
+    a, b = alarms_from_elements(els)
+    assert (a.hour, a.minute, a.label, a.days, a.enabled) == (6, 45, "Wake up", ["mon", "tue", "wed", "thu", "fri"], True)
+    assert (b.hour, b.minute, b.label, b.days, b.enabled) == (20, 5, "", [], False)
+    assert parse_alarm_time("下午7:30") == (19, 30)
+    assert parse_alarm_time("12:00 AM") == (0, 0)
+    assert parse_alarm_days("Sun, Sat") == ["sat", "sun"]
+    assert parse_alarm_days("Every day") == ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    assert parse_alarm_days("gibberish") is None
+
+
+def test_file_listings_keep_non_ascii_names() -> None:
+    stat = ("4096|1700000000|directory|/sdcard/Download\n"
+            "1234|1700000000|regular file|/sdcard/Download/报告 final (1).pdf\n"
+            "0|1700000060|regular empty file|/storage/emulated/0/Music/café.mp3\n")
+    got = parse_stat_lines(stat, "/sdcard", "UTC")
+    assert [(e.path, e.kind, e.size) for e in got] == [
+        ("/sdcard/Download", "dir", 0), ("/sdcard/Download/报告 final (1).pdf", "file", 1234),
+        ("/sdcard/Music/café.mp3", "file", 0)]
+    assert got[1].mtime == datetime(2023, 11, 14, 22, 13, 20)
+    ls = ("/sdcard/:\ntotal 8\ndrwxrwx--- 2 u0_a1 sdcard_rw 3452 2023-11-14 22:13 Download\n\n"
+          "/sdcard/Download:\ntotal 4\n-rw-rw---- 1 u0_a1 sdcard_rw 12 2023-11-14 22:14 日本語 メモ.txt\n")
+    got = parse_ls_lr(ls, "/sdcard")
+    assert [(e.path, e.kind, e.size) for e in got] == [("/sdcard/Download", "dir", 0),
+                                                        ("/sdcard/Download/日本語 メモ.txt", "file", 12)]
+
+
+def test_destructive_wipe_needs_the_flag(tmp_path: Path) -> None:
+    class NoShell:  # never reached: the flag is checked before any command
+        serial = "x"
+
+    w = DeviceWriter(NoShell(), journal_root=tmp_path)  # type: ignore[arg-type]
+    with pytest.raises(PermissionError, match="destructive"):
+        w.wipe(["contacts"])
+
+
+def test_journal_persists_and_reloads(tmp_path: Path) -> None:
+    j = Journal(serial="127.0.0.1:5555", tag=new_tag(), path=str(tmp_path / "j.json"))
+    j.dirs.append("/sdcard/Download/s2r")
+    j.save()
+    back = Journal.load(tmp_path / "j.json")
+    assert back is not None and back.dirs == ["/sdcard/Download/s2r"] and back.tag == j.tag and not back.empty
+    back.discard()
+    assert not (tmp_path / "j.json").exists()
+
+
+# ============================================================================ on a virtual phone
+@pytest.fixture(scope="module")
+def phone_env(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[tuple[Any, Any, Any]]:
+    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
+
+    from device.env import DeviceEnv
+
+    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    phone = None
+    env = None
+    try:
+        phone = start_phone(host, sim_pool)
+        env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")), alarm_probe=True)
+        env.start()
+        yield host, phone, env
+    finally:
+        if env is not None:
+            env.close()
+        if phone is not None:
+            stop_phone(host, phone)
+        stop_adb_server(host)
+
+
+def _comparable(ws: WorldState) -> dict[str, Any]:
+    """Flattened state minus what moves on its own (the clock, the screen in front)."""
+    flat = flatten(ws)
+    return {k: v for k, v in flat.items() if not (k == "time" or k.startswith("foreground."))}
+
+
+SETUP = {
+    "settings": {"wifi": False, "brightness": 40, "dark_mode": True, "font_scale": 1.15},
+    "add": {
+        "contacts": [{"name": "Zoë 测试", "phones": [{"number": "+1 202 555 0199", "label": "mobile"}],
+                      "emails": ["zoe@example.org"], "company": "ACME, Ltd."}],
+        "messages": [{"address": "+1 202 555 0199", "body": f"hi 👋 {NASTY}", "box": "inbox", "read": False,
+                      "time": "2027-01-01T08:00:00"}],
+        "events": [{"title": "Dentist 🦷", "start": "2027-01-03T10:00:00", "end": "2027-01-03T11:00:00",
+                    "location": "Main St", "description": "bring card"}],
+        "calls": [{"number": "+1 202 555 0199", "name": "Zoë 测试", "kind": "missed", "time": "2027-01-01T07:00:00"}],
+        "alarms": [{"hour": 5, "minute": 15, "label": "Gym", "days": ["mon", "wed"]}],
+        "files": [{"path": "/sdcard/Download/s2r-test/说明 notes.txt", "kind": "file", "size": 300,
+                   "mtime": "2026-12-30T12:00:00"}],
+    },
+}
+
+
+def test_setup_applies_tags_and_teardown_restores_everything(phone_env: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = phone_env
+    env.reset(None)
+    before = env.read_state()
+    assert before.alarms is not None, env.reader.notes
+    obs = env.reset(StatePatch.model_validate(SETUP))
+    assert obs.elements, "the phone shows something after reset"
+    tag = env.journal.tag
+    mid = env.read_state()
+    # settings took effect, and the phone's own world (the sim) agrees
+    s = mid.settings
+    assert (s.wifi, s.brightness, s.dark_mode, s.font_scale) == (False, 40, True, 1.15)
+    truth = phone.read_state()
+    assert (truth.settings.wifi, truth.settings.brightness, truth.settings.dark_mode) == (False, 40, True)
+    # records exist with their text intact, and carry the tag where the schema has one
+    zoe = [c for c in mid.contacts or [] if c.name == "Zoë 测试"]
+    assert len(zoe) == 1 and zoe[0].tag == tag and zoe[0].company == "ACME, Ltd."
+    assert any(m.body == f"hi 👋 {NASTY}" for m in mid.messages or [])
+    ev = next(e for e in mid.events or [] if e.title == "Dentist 🦷")
+    assert ev.description == "bring card" and ev.tag == tag
+    assert any(e.description.endswith(marker(tag)) for e in truth.events or [])  # the marker rides in the field
+    assert any(a.hour == 5 and a.minute == 15 and a.label == "Gym" for a in mid.alarms or [])
+    f = next(f for f in mid.files or [] if f.path.endswith("说明 notes.txt"))
+    assert f.size == 300 and f.mtime == datetime(2026, 12, 30, 12, 0)
+    assert not phone.fs.exists("/sdcard/x"), "policy-like text in a record ran as a command"
+    # a record the *user* made with the same name (untagged) must survive teardown
+    env.shell.run(["content", "insert", "--uri", "content://com.android.contacts/raw_contacts",
+                   "--bind", "starred:i:0"])
+    rid = max(int(r["_id"] or 0) for r in content_query(env.shell, "content://com.android.contacts/raw_contacts",
+                                                         ("_id",)))
+    env.shell.run(["content", "insert", "--uri", "content://com.android.contacts/data", "--bind",
+                   f"raw_contact_id:i:{rid}", "--bind", "mimetype:s:vnd.android.cursor.item/name",
+                   "--bind", "data1:s:Zoë 测试"])
+    user_state = env.read_state()
+    assert len([c for c in user_state.contacts or [] if c.name == "Zoë 测试"]) == 2
+    # teardown (what the next reset and close do)
+    env._teardown()
+    rep = env.last_teardown
+    assert rep is not None and not [x for x in rep.left if "alarm" not in x], rep
+    after = env.read_state()
+    left = [c for c in after.contacts or [] if c.name == "Zoë 测试"]
+    assert len(left) == 1 and left[0].tag is None, "the untagged user contact must stay, the tagged one go"
+    # remove the user's contact ourselves, then everything must equal the state before setup
+    env.shell.run(["content", "delete", "--uri", "content://com.android.contacts/raw_contacts",
+                   "--where", f"_id={rid}"])
+    final = env.read_state()
+    diff = {k: (v, _comparable(final).get(k)) for k, v in _comparable(before).items() if _comparable(final).get(k) != v}
+    extra = sorted(set(_comparable(final)) - set(_comparable(before)))
+    assert not diff and not extra, (diff, extra)
+    assert env.writer.pending() is None, "the journal is dropped after a full teardown"
+
+
+def test_crashed_run_is_cleaned_up_from_the_journal(phone_env: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = phone_env
+    from device.env import DeviceEnv
+
+    env.reset(None)
+    before = _comparable(env.read_state())
+    env.writer.apply({"settings": {"brightness": 77},
+                      "add": {"events": [{"title": "Crash test", "start": "2027-02-01T09:00:00"}]}})
+    env.journal = None  # the process "dies" without tearing down
+    assert env.writer.pending() is not None
+    fresh = DeviceEnv(env.serial, journal_dir=env.options.journal_dir)
+    fresh.start()  # finds the journal on disk and undoes it
+    assert fresh.last_teardown is not None and fresh.last_teardown.removed.get("events") == 1
+    after = _comparable(fresh.read_state())
+    assert after == before
+    fresh.close()
+
+
+def test_unsafe_task_refused_on_a_real_phone_only(phone_env: tuple[Any, Any, Any]) -> None:
+    _host, _phone, env = phone_env
+    from device.env import UnsafeTask
+
+    send = _instance("messages.send_test")
+    env.reset(send)  # the virtual phone is exempt: nothing leaves it
+    env.pf.virtual = False  # pretend: a real phone
+    try:
+        with pytest.raises(UnsafeTask, match="test recipient"):
+            env.reset(send)
+        env.options.test_recipient = "+1 202 555 0100"
+        env.reset(send)  # the task's recipient is the configured test phone: allowed
+    finally:
+        env.pf.virtual = True
+        env.options.test_recipient = None
+
+
+def test_stay_awake_and_animation_tweaks_are_restored(phone_env: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = phone_env
+    from device.preflight import DeviceTweaks
+
+    raw = phone.settings.raw
+    before = {k: raw("global", k) for k in ("stay_on_while_plugged_in", *DeviceTweaks.ANIMATIONS)}
+    t = DeviceTweaks(env.shell)
+    t.apply()
+    assert raw("global", "animator_duration_scale") == "0"
+    assert t.restore() == []
+    assert {k: raw("global", k) for k in before} == before

@@ -1,0 +1,205 @@
+"""The device farm on virtual phones behind a private adb server: discovery, hotplug,
+parallel episodes, and a phone lost mid-run whose episode is retried on another phone."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from actionmap.actions import Action, Key, Wait
+from actionmap.observation import Observation
+from transfer.policies.base import BasePolicy, StepRecord
+
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[Any]:
+    from sim.pool import SimPool
+    from sim.runtime import Runtime
+
+    p = SimPool(Runtime.get(), pages_per_profile=4)
+    yield p
+    Runtime.get().run(p.close())
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from _device_fixtures import start_adb_server, stop_adb_server
+
+    h = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    yield h
+    stop_adb_server(h)
+
+
+@pytest.fixture(scope="module")
+def phones(host: Any, pool: Any) -> Iterator[list[Any]]:
+    from _device_fixtures import start_phone, stop_phone
+
+    ps = [start_phone(host, pool, seed=i) for i in range(3)]
+    yield ps
+    for p in ps:
+        try:
+            stop_phone(host, p)
+        except Exception:  # noqa: BLE001
+            pass
+
+
+class Stepper(BasePolicy):
+    """A deterministic policy that takes ``n`` cheap steps, then completes (tests the plumbing)."""
+
+    name = "stepper"
+
+    def __init__(self, n: int = 6, on_step: Any = None):
+        super().__init__()
+        self.n = n
+        self.on_step = on_step
+
+    def act(self, observation: Observation, history: list[StepRecord]) -> Action:
+        if self.on_step:
+            self.on_step(self.context, len(history))
+        if len(history) >= self.n:
+            from actionmap.actions import Complete
+
+            return Complete(message="done")
+        return Wait(seconds=0.2) if len(history) % 2 else Key(key="home")
+
+
+def test_discovery_and_hotplug(host: Any, phones: list[Any], pool: Any, tmp_path: Path) -> None:
+    from _device_fixtures import start_phone, stop_phone
+
+    from device.farm import DeviceFarm
+
+    farm = DeviceFarm(host.client(), poll_s=0.2).start()
+    try:
+        serials = {d.serial for d in farm.devices() if d.status == "idle"}
+        assert {p.serial for p in phones} <= serials
+        t0 = time.perf_counter()
+        late = start_phone(host, pool, seed=9)
+        while late.serial not in {d.serial for d in farm.devices() if d.status == "idle"}:
+            assert time.perf_counter() - t0 < 15, farm.events
+            time.sleep(0.1)
+        joined_s = time.perf_counter() - t0
+        stop_phone(host, late)
+        t0 = time.perf_counter()
+        while any(d.serial == late.serial and d.status == "idle" for d in farm.devices()):
+            assert time.perf_counter() - t0 < 15, farm.devices()
+            time.sleep(0.1)
+        print(f"\nhotplug: joined in {joined_s:.2f}s, left in {time.perf_counter() - t0:.2f}s")
+    finally:
+        farm.close()
+
+
+def test_lease_release_and_quarantine(host: Any, phones: list[Any], tmp_path: Path) -> None:
+    from device.env import DeviceEnv
+    from device.farm import DeviceFarm, NoDeviceAvailable
+
+    serial = phones[0].serial
+    farm = DeviceFarm(host.client(), serials=[serial], poll_s=0.2,
+                      env_factory=lambda s: DeviceEnv(s, client=host.client(), journal_dir=str(tmp_path))).start()
+    try:
+        lease = farm.lease(timeout=60)
+        assert lease.serial == serial and lease.info["virtual"] is True
+        with pytest.raises(NoDeviceAvailable):
+            farm.lease(timeout=0.5)  # one episode per phone
+        lease.release(broken=True, error="test")
+        dev = farm.devices()[0]
+        # the phone still answers, so the watcher puts it back after a health check
+        t0 = time.perf_counter()
+        while farm.devices()[0].status != "idle":
+            assert time.perf_counter() - t0 < 10, farm.devices()
+            time.sleep(0.1)
+        assert dev.failures == 1
+        again = farm.lease(timeout=10)
+        assert again.env is not lease.env, "a recovered phone gets a fresh DeviceEnv"
+        again.release()
+    finally:
+        farm.close()
+
+
+def test_parallel_episodes_and_failover_on_a_lost_phone(host: Any, phones: list[Any], tmp_path: Path) -> None:
+    from device.env import DeviceEnv, DeviceOptions
+    from device.farm import DeviceFarm
+    from transfer.device_backends import DeviceBackends
+    from transfer.rundir import RunDir
+    from transfer.runner import EpisodeSpec, LocalExecutor
+    from transfer.tasks.loader import get_template
+
+    client = host.client()
+    opts = DeviceOptions(journal_dir=str(tmp_path / "journal"))
+    farm = DeviceFarm(client, serials=[p.serial for p in phones], poll_s=0.2,
+                      env_factory=lambda s: DeviceEnv(s, client=client, options=opts)).start()
+    backends = DeviceBackends(farm, lease_timeout=120)
+    victim = phones[1]
+    killed = threading.Event()
+    busy: dict[str, list[tuple[float, float]]] = {}
+
+    def on_step(ctx: dict[str, Any], n: int) -> None:
+        # stop the victim phone in the middle of the first episode it runs
+        if n == 3 and not killed.is_set() and ctx.get("serial") == victim.serial:
+            killed.set()
+            threading.Thread(target=victim.stop, daemon=True).start()
+            time.sleep(0.5)
+
+    class Traced(Stepper):
+        def reset(self, instruction: str, context: dict[str, Any]) -> None:
+            super().reset(instruction, context)
+            self.context["serial"] = current.serial
+
+    tls = threading.local()
+
+    def lease(spec: EpisodeSpec) -> Any:
+        lz = backends.lease(spec)
+        tls.serial, t0 = lz.info["serial"], time.time()
+        inner = lz.release
+
+        def release(broken: bool) -> None:
+            busy.setdefault(lz.info["serial"], []).append((t0, time.time()))
+            inner(broken)
+
+        lz.release = release
+        return lz
+
+    class _Cur:
+        @property
+        def serial(self) -> str:
+            return tls.serial
+
+    current = _Cur()
+    tmpl = get_template("settings.wifi_on")
+    insts = {s: tmpl.instantiate(s) for s in range(9)}
+    specs = [EpisodeSpec(policy="stepper", policy_spec="stepper", task_id=tmpl.id, seed=s, backend="device",
+                         target="farm") for s in range(9)]
+    ex = LocalExecutor(lease, lambda s: insts[s.seed], lambda s: Traced(n=6, on_step=on_step), workers=3,
+                       max_attempts=3, traces=False, progress=False)
+    rd = RunDir(tmp_path / "run")
+    rd.init({"test": True}, resume=False)
+    t0 = time.perf_counter()
+    try:
+        recs = ex.run(specs, rd)
+    finally:
+        wall = time.perf_counter() - t0
+        backends.close()
+    assert killed.is_set(), "the victim phone never ran an episode"
+    assert len(recs) == 9 and len({r.episode_id for r in recs}) == 9
+    assert all(r.error_kind != "infra" for r in recs), [(r.error, r.attempts) for r in recs]
+    moved = [r for r in recs if r.retried_from == victim.serial]
+    assert moved and all(r.attempts == 2 and r.device_serial != victim.serial for r in moved)
+    assert all(r.terminated_by == "complete" for r in recs)
+    # the three phones really worked at the same time
+    spans = sorted(s for v in busy.values() for s in v)
+    overlap = any(a[1] > b[0] for a, b in zip(spans, spans[1:]))
+    assert overlap and len(busy) == 3, busy
+    episode_s = sum(e - s for v in busy.values() for s, e in v)
+    print("\nfarm metrics:", json.dumps({"episodes": 9, "wall_s": round(wall, 1),
+                                         "sum_episode_s": round(episode_s, 1),
+                                         "parallel_speedup": round(episode_s / wall, 2),
+                                         "retried": len(moved)}))
+    # the lost phone is out of rotation, the others are idle again
+    states = {d.serial: d.status for d in farm.devices()}
+    assert states[victim.serial] in ("quarantined", "gone")

@@ -1,0 +1,138 @@
+"""Device backends for the runner: episodes leased onto phones of a :class:`device.farm.DeviceFarm`.
+
+``DeviceBackends.from_spec(spec)``:
+
+* ``"all"`` — every phone the adb server shows now or later (hotplug);
+* ``"SERIAL,SERIAL"`` — only these phones (``HOST:PORT`` for Wi-Fi/TCP phones);
+* ``"vdevice:N"`` (or ``vdevice:N:FLAVOR``) — start N of s2r's virtual phones, ``adb connect``
+  them, and drive them through the very same adb path as USB phones.
+
+A lease's env is the phone's :class:`device.env.DeviceEnv`. When an episode fails with an
+infrastructure error (the runner raises ``InfraError`` on ``error_kind == "infra"`` or a
+failed reset), the runner calls ``release(broken=True)``: the phone leaves rotation until
+the farm sees it healthy again, and the runner retries the episode on another phone
+(recording ``retried_from``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+from device.env import DeviceEnv, DeviceOptions
+from device.farm import DeviceFarm
+
+from .runner import EpisodeSpec, Lease
+
+__all__ = ["DeviceBackends", "parse_device_spec"]
+
+log = logging.getLogger(__name__)
+
+
+def parse_device_spec(spec: str) -> tuple[str, list[str] | None, int, str]:
+    """``'all'`` → ('all', None, 0, ''); ``'a,b'`` → ('serials', [a, b], 0, ''); ``'vdevice:3'`` →
+    ('vdevice', None, 3, 'aosp'). Raises ``ValueError`` with the accepted forms."""
+    s = (spec or "").strip()
+    if not s:
+        raise ValueError("empty device spec; use 'all', 'SERIAL[,SERIAL...]' or 'vdevice:N'")
+    if s == "all":
+        return "all", None, 0, ""
+    if s.startswith("vdevice"):
+        parts = s.split(":")
+        try:
+            n = int(parts[1]) if len(parts) > 1 and parts[1] else 1
+        except ValueError:
+            raise ValueError(f"bad vdevice spec {spec!r}; use vdevice:N or vdevice:N:FLAVOR") from None
+        if not 1 <= n <= 32:
+            raise ValueError(f"vdevice:N needs 1 <= N <= 32, got {n}")
+        flavor = parts[2] if len(parts) > 2 and parts[2] else "aosp"
+        return "vdevice", None, n, flavor
+    serials = [x.strip() for x in s.split(",") if x.strip()]
+    if not serials:
+        raise ValueError(f"no serials in {spec!r}")
+    return "serials", serials, 0, ""
+
+
+class DeviceBackends:
+    """The runner's lease interface over a device farm (and the virtual phones it started)."""
+
+    def __init__(self, farm: DeviceFarm, *, phones: list[Any] | None = None, lease_timeout: float = 600.0,
+                 spec: str = ""):
+        self.farm = farm
+        self.phones = phones or []
+        self.lease_timeout = lease_timeout
+        self.spec = spec
+
+    @classmethod
+    def from_spec(cls, spec: str, *, options: DeviceOptions | None = None, client: Any = None,
+                  lease_timeout: float = 600.0, knobs: dict[str, Any] | None = None) -> "DeviceBackends":
+        from device.adb import client as default_client
+        from device.adb import ensure_server
+
+        kind, serials, n, flavor = parse_device_spec(spec)
+        if client is None:
+            ensure_server()
+            client = default_client()
+        opts = options or DeviceOptions()
+        phones: list[Any] = []
+        if kind == "vdevice":
+            phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})})
+            serials = [p.serial for p in phones]
+        farm = DeviceFarm(client, serials=serials, env_factory=lambda s: DeviceEnv(s, client=client, options=opts))
+        farm.start()
+        if kind != "all":
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline and not any(d.status == "idle" for d in farm.devices()):
+                time.sleep(0.2)
+        return cls(farm, phones=phones, lease_timeout=lease_timeout, spec=spec)
+
+    def lease(self, spec: EpisodeSpec) -> Lease:
+        fl = self.farm.lease(timeout=self.lease_timeout)
+        info = {**fl.info, "target": spec.target}
+        return Lease(env=fl.env, info=info, release=lambda broken: fl.release(broken))
+
+    def close(self) -> None:
+        self.farm.close()
+        for p in self.phones:
+            try:
+                self.farm.client.disconnect(p.serial)
+            except Exception:  # noqa: BLE001
+                pass
+            try:
+                p.stop()
+            except Exception as e:  # noqa: BLE001
+                log.warning("stopping virtual phone %s: %s", getattr(p, "serial", "?"), e)
+
+
+def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = None,
+                         timeout: float = 60.0) -> list[Any]:
+    """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server."""
+    from device.virtual.phone import VirtualPhone
+
+    phones: list[Any] = []
+    try:
+        for i in range(n):
+            k = dict(knobs or {})
+            k.setdefault("seed", i)
+            p = VirtualPhone(k).start()
+            phones.append(p)
+            client.connect(p.serial, timeout=10)
+        deadline = time.monotonic() + timeout
+        pending = {p.serial for p in phones}
+        while pending and time.monotonic() < deadline:
+            states = {i.serial: i.state for i in client.list()}
+            pending = {s for s in pending if states.get(s) != "device"}
+            if pending:
+                time.sleep(0.1)
+        if pending:
+            raise RuntimeError(f"virtual phones never came online: {sorted(pending)}")
+    except Exception:
+        for p in phones:
+            try:
+                client.disconnect(p.serial)
+                p.stop()
+            except Exception:  # noqa: BLE001
+                pass
+        raise
+    return phones

@@ -1,0 +1,313 @@
+"""Oracle solutions for Settings templates (real59, train, test).
+
+Toggles go through the Settings app (``skills.settings``); the flashlight, which has no
+Settings screen on Android, goes through the quick-settings shade. Queries read what the
+screen shows (a switch's state, a row's summary) — never the world state.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from actionmap.actions import Swipe, Tap
+from actionmap.observation import UIElement
+
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to, set_switch, tap, type_into
+from ..skills import settings as S
+from ..solutions import solution
+
+# --- helpers -----------------------------------------------------------------------------------
+
+
+def _open_toggle_screen(ctx: Ctx, field: str) -> Skill:
+    """Navigate to the screen that holds ``field``'s switch; returns the switch's row label."""
+    if field not in S.TOGGLES:
+        raise OracleError(f"no oracle path for setting {field}")
+    sim_path, aosp_path, sim_label, aosp_label = S.TOGGLES[field]
+    path, label = (aosp_path, aosp_label) if ctx.flavor == "aosp" else (sim_path, sim_label)
+    if field == "mobile_data" and ctx.flavor != "aosp":
+        raise OracleError("the sim flavor reaches Mobile data only through search")
+    yield from S.open_settings(ctx)
+    for step in path:
+        yield from tap(ctx, step)
+    return label
+
+
+def read_toggle(ctx: Ctx, field: str) -> Skill:
+    """Whether the Settings switch for ``field`` is on, as its screen shows it."""
+    label = yield from _open_toggle_screen(ctx, field)
+    yield from scroll_to(ctx, label)
+    sw = ctx.switch_in_row(label)
+    if sw is None:
+        raise OracleError(f"no switch on the row {label!r}")
+    return bool(sw.checked)
+
+
+def _row_summary(ctx: Ctx, title: str) -> Skill:
+    """The summary text under a preference row titled ``title``."""
+    el = yield from scroll_to(ctx, title)
+    below = [e for e in ctx.obs.elements if e.text and e.index != el.index and e.bounds.top >= el.bounds.bottom - 4
+             and abs(e.bounds.left - el.bounds.left) < 40 and e.bounds.top - el.bounds.bottom < 120]
+    if not below:
+        raise OracleError(f"no summary under {title!r}")
+    return min(below, key=lambda e: e.bounds.top).text
+
+
+def _open_display(ctx: Ctx) -> Skill:
+    yield from S.open_settings(ctx)
+    yield from tap(ctx, "Display")
+    return ctx.obs
+
+
+def _open_sound(ctx: Ctx) -> Skill:
+    yield from S.open_settings(ctx)
+    yield from tap(ctx, ctx.t("Sound", "Sound & vibration"))
+    return ctx.obs
+
+
+def _qs_tile(ctx: Ctx, label: str) -> UIElement | None:
+    return ctx.find(rid="qs_tile", pred=lambda e: norm(e.text) == norm(label) or norm(e.content_desc).startswith(norm(label) + ","))
+
+
+def open_quick_settings(ctx: Ctx, tile: str) -> Skill:
+    """Pull the shade down (twice if needed, to expand it) until ``tile`` shows; returns it."""
+    for _ in range(3):
+        el = _qs_tile(ctx, tile)
+        if el is not None:
+            return el
+        more = ctx.find(desc="Expand quick settings")
+        if more is not None:
+            yield from act(ctx, Tap(target=more.index))
+        else:
+            yield from act(ctx, Swipe(start=(500, 5), end=(500, 600)))
+    el = _qs_tile(ctx, tile)
+    if el is None:
+        raise OracleError(f"no quick-settings tile {tile!r}")
+    return el
+
+
+def set_quick_tile(ctx: Ctx, tile: str, on: bool) -> Skill:
+    el = yield from open_quick_settings(ctx, tile)
+    if bool(el.checked) != on:
+        yield from act(ctx, Tap(target=el.index))
+        el = _qs_tile(ctx, tile)
+        if el is None or bool(el.checked) != on:
+            raise OracleError(f"tile {tile!r} did not change")
+    return ctx.obs
+
+
+def _yes_no(v: bool) -> str:
+    return "yes" if v else "no"
+
+
+# --- toggles -------------------------------------------------------------------------------------
+
+_TOGGLE_TEMPLATES: dict[str, list[tuple[str, bool]]] = {
+    "settings.wifi_on": [("wifi", True)],
+    "settings.wifi_off": [("wifi", False)],
+    "settings.bluetooth_on": [("bluetooth", True)],
+    "settings.bluetooth_off": [("bluetooth", False)],
+    "settings.airplane_on": [("airplane_mode", True)],
+    "settings.dnd_on": [("do_not_disturb", True)],
+    "settings.dark_mode_on": [("dark_mode", True)],
+    "settings.dark_mode_off": [("dark_mode", False)],
+    "settings.location_off": [("location", False)],
+    "settings.auto_rotate_on": [("auto_rotate", True)],
+    "train.settings.airplane_off": [("airplane_mode", False)],
+    "train.settings.dnd_off": [("do_not_disturb", False)],
+    "train.settings.location_on": [("location", True)],
+    "train.settings.auto_rotate_off": [("auto_rotate", False)],
+    "train.settings.mobile_data_off": [("mobile_data", False)],
+    "train.settings.adaptive_brightness_on": [("adaptive_brightness", True)],
+    "train.settings.wifi_on_bt_off": [("wifi", True), ("bluetooth", False)],
+    "train.settings.dark_and_dnd": [("dark_mode", True), ("do_not_disturb", True)],
+    "test.settings.flight_with_wifi": [("airplane_mode", True), ("wifi", True)],
+}
+
+
+def set_toggle(ctx: Ctx, field: str, on: bool) -> Skill:
+    """``skills.settings.set_toggle``, except Mobile data in the sim flavor, which the skill
+    reaches by typing into the search box without focusing it first (the text goes nowhere):
+    here the search field is tapped, then the result opened."""
+    if field != "mobile_data" or ctx.flavor == "aosp":
+        return (yield from S.set_toggle(ctx, field, on))
+    yield from S.open_settings(ctx)
+    yield from tap(ctx, scroll=False, desc="Search")
+    yield from type_into(ctx, None, "Mobile data", clear=True, rid="search_src_text")
+    if ctx.obs.keyboard_visible:
+        yield from back(ctx)
+    yield from tap(ctx, "Mobile data", pred=lambda e: not e.editable)
+    return (yield from set_switch(ctx, "Mobile data", on))
+
+
+@solution(*_TOGGLE_TEMPLATES)
+def solve_toggles(ctx: Ctx, inst: Any) -> Skill:
+    for field, on in _TOGGLE_TEMPLATES[inst.template_id]:
+        yield from set_toggle(ctx, field, on)
+    yield from complete(ctx)
+
+
+@solution("train.settings.flashlight_on", "train.settings.flashlight_off")
+def solve_flashlight(ctx: Ctx, inst: Any) -> Skill:
+    yield from set_quick_tile(ctx, "Flashlight", inst.template_id.endswith("_on"))
+    yield from back(ctx)
+    yield from complete(ctx)
+
+
+# --- display -------------------------------------------------------------------------------------
+
+@solution("settings.brightness_level")
+def solve_brightness(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.set_brightness(ctx, int(inst.params["target"]))
+    yield from complete(ctx)
+
+
+@solution("train.settings.brightness_max", "train.settings.brightness_min")
+def solve_brightness_extreme(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.set_brightness(ctx, 255 if inst.template_id.endswith("max") else 0)
+    yield from complete(ctx)
+
+
+@solution("settings.screen_timeout")
+def solve_screen_timeout(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.set_screen_timeout(ctx, inst.params["to"]["text"])
+    yield from complete(ctx)
+
+
+@solution("train.settings.timeout_longest")
+def solve_timeout_longest(ctx: Ctx, inst: Any) -> Skill:
+    yield from _open_display(ctx)
+    yield from tap(ctx, "Screen timeout")
+    radios = ctx.find_all(cls="RadioButton")
+    if not radios:
+        raise OracleError("the screen timeout dialog shows no options")
+    longest = max(radios, key=lambda e: _duration_s(e.text) or -1)
+    yield from act(ctx, Tap(target=longest.index))
+    yield from complete(ctx)
+
+
+@solution("settings.font_size")
+def solve_font_size(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.set_font_size(ctx, inst.params["fs"]["text"])
+    yield from complete(ctx)
+
+
+@solution("train.settings.font_default")
+def solve_font_default(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.set_font_size(ctx, "Default")
+    yield from complete(ctx)
+
+
+@solution("test.settings.font_and_timeout")
+def solve_font_and_timeout(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.set_font_size(ctx, inst.params["fs"]["text"])
+    yield from S.set_screen_timeout(ctx, inst.params["to"]["text"])
+    yield from complete(ctx)
+
+
+@solution("test.settings.night_routine")
+def solve_night_routine(ctx: Ctx, inst: Any) -> Skill:
+    yield from set_toggle(ctx, "do_not_disturb", True)
+    yield from set_toggle(ctx, "dark_mode", True)
+    yield from S.set_brightness(ctx, int(inst.params["target"]))
+    yield from complete(ctx)
+
+
+@solution("test.settings.conditional_radio")
+def solve_conditional_radio(ctx: Ctx, inst: Any) -> Skill:
+    bt_on = yield from read_toggle(ctx, "bluetooth")
+    yield from set_toggle(ctx, "bluetooth" if bt_on else "wifi", False)
+    yield from complete(ctx)
+
+
+# --- sound -----------------------------------------------------------------------------------------
+
+@solution("train.settings.ringer_vibrate", "train.settings.ringer_silent")
+def solve_ringer(ctx: Ctx, inst: Any) -> Skill:
+    yield from _open_sound(ctx)
+    yield from tap(ctx, "Vibrate" if inst.template_id.endswith("vibrate") else "Mute", cls="RadioButton")
+    yield from complete(ctx)
+
+
+@solution("train.settings.media_mute")
+def solve_media_mute(ctx: Ctx, inst: Any) -> Skill:
+    yield from _open_sound(ctx)
+    yield from S.set_slider_fraction(ctx, "Media volume", 0.0)
+    yield from complete(ctx)
+
+
+# --- about / device name ---------------------------------------------------------------------------
+
+@solution("train.settings.device_name")
+def solve_device_name(ctx: Ctx, inst: Any) -> Skill:
+    yield from S.open_settings(ctx)
+    yield from tap(ctx, "About phone")
+    yield from tap(ctx, "Device name")
+    yield from type_into(ctx, None, inst.params["name"], clear=True, cls="EditText")
+    if ctx.obs.keyboard_visible and not ctx.has("Rename", cls="Button"):
+        yield from back(ctx)
+    yield from tap(ctx, "Rename", scroll=False, cls="Button")
+    yield from complete(ctx)
+
+
+@solution("settings.about_model")
+def solve_about_model(ctx: Ctx, inst: Any) -> Skill:
+    model = yield from S.read_about(ctx, "Model")
+    yield from answer(ctx, model=model)
+
+
+@solution("settings.about_android_version")
+def solve_about_version(ctx: Ctx, inst: Any) -> Skill:
+    version = yield from S.read_about(ctx, "Android version")
+    yield from answer(ctx, version=version)
+
+
+# --- queries -----------------------------------------------------------------------------------------
+
+@solution("settings.query_bluetooth")
+def solve_query_bluetooth(ctx: Ctx, inst: Any) -> Skill:
+    on = yield from read_toggle(ctx, "bluetooth")
+    yield from answer(ctx, answer=_yes_no(on))
+
+
+@solution("train.settings.query_wifi")
+def solve_query_wifi(ctx: Ctx, inst: Any) -> Skill:
+    on = yield from read_toggle(ctx, "wifi")
+    yield from answer(ctx, answer=_yes_no(on))
+
+
+@solution("train.settings.query_dark_mode")
+def solve_query_dark(ctx: Ctx, inst: Any) -> Skill:
+    on = yield from read_toggle(ctx, "dark_mode")
+    yield from answer(ctx, answer=_yes_no(on))
+
+
+_DUR = re.compile(r"(\d+)\s*(second|minute|hour)s?", re.I)
+
+
+def _duration_s(text: str) -> int | None:
+    m = _DUR.search(text or "")
+    if not m:
+        return None
+    return int(m.group(1)) * {"second": 1, "minute": 60, "hour": 3600}[m.group(2).lower()]
+
+
+@solution("train.settings.query_timeout")
+def solve_query_timeout(ctx: Ctx, inst: Any) -> Skill:
+    yield from _open_display(ctx)
+    summary = yield from _row_summary(ctx, "Screen timeout")
+    m = _DUR.search(summary)
+    if not m:
+        raise OracleError(f"cannot read a duration in {summary!r}")
+    yield from answer(ctx, timeout=m.group(0))
+
+
+@solution("train.settings.query_font")
+def solve_query_font(ctx: Ctx, inst: Any) -> Skill:
+    yield from _open_display(ctx)
+    summary = yield from _row_summary(ctx, ctx.t("Font size", "Display size and text"))
+    m = re.search(r"(Small|Default|Largest|Large)", summary)
+    if not m:
+        raise OracleError(f"cannot read a font size in {summary!r}")
+    yield from answer(ctx, size=m.group(1))
