@@ -179,7 +179,7 @@ _RECORD_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _record_key(kind: str, rec: dict[str, Any]) -> str:
+def record_key(kind: str, rec: dict[str, Any]) -> str:
     """A stable key for a list record: its id when it has one, else its natural key."""
     keys = _RECORD_KEYS.get(kind, ())
     if "id" in keys and rec.get("id") is not None:
@@ -203,6 +203,8 @@ def flatten(state: WorldState | dict[str, Any]) -> dict[str, Any]:
             for k, sub in v.items():
                 walk(f"{prefix}.{k}" if prefix else k, sub, k if not prefix else kind)
         elif isinstance(v, list):
+            if not v and kind in _RECORD_KEYS:
+                return  # an empty record list holds no paths; its records appearing are the change
             if all(not isinstance(x, (dict, list)) for x in v):
                 if kind in ("world_clocks",) and prefix == kind:
                     for x in v:
@@ -212,7 +214,7 @@ def flatten(state: WorldState | dict[str, Any]) -> dict[str, Any]:
                 return
             seen: dict[str, int] = {}
             for rec in v:
-                key = _record_key(kind, rec) if isinstance(rec, dict) else str(rec)
+                key = record_key(kind, rec) if isinstance(rec, dict) else str(rec)
                 n = seen.get(key, 0)
                 seen[key] = n + 1
                 walk(f"{prefix}[{key}{'#' + str(n) if n else ''}]", rec, kind)
@@ -230,10 +232,24 @@ class Change(BaseModel):
 
 
 def diff(before: WorldState | dict[str, Any], after: WorldState | dict[str, Any]) -> list[Change]:
-    """Field-level differences between two states (paths as in :func:`flatten`)."""
-    a, b = flatten(before), flatten(after)
+    """Field-level differences between two states (paths as in :func:`flatten`).
+
+    A section that is unknown (``None``) on either side is not compared: a backend that
+    cannot read alarms has not changed them.
+    """
+    da = before.model_dump(mode="json") if isinstance(before, BaseModel) else before
+    db = after.model_dump(mode="json") if isinstance(after, BaseModel) else after
+    unknown = {k for k in set(da) | set(db) if da.get(k) is None or db.get(k) is None}
+    a, b = flatten(da), flatten(db)
     out = []
     for p in sorted(set(a) | set(b)):
+        if p.split(".", 1)[0].split("[", 1)[0] in unknown:
+            continue
+        if p not in b and "[" not in p:
+            continue  # a scalar that became unreadable is unknown, not changed
         if a.get(p) != b.get(p):
             out.append(Change(path=p, before=a.get(p), after=b.get(p)))
     return out
+
+
+_record_key = record_key  # backward-compatible name

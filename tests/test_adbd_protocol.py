@@ -402,6 +402,10 @@ def test_uiautomator2_reaches_the_transport(vdev: VDev) -> None:
     assert _http_request(dev, 9008, "GET", "/ping").content == b"pong"
     info = _jsonrpc_call(dev, 9008, "deviceInfo", {}, 10, False)
     assert info["sdkInt"] == 33
+    # the full public path: u2 pushes its u2.jar over sync (no md5 tool here, so it
+    # always pushes), finds the server alive via /ping, then makes the JSON-RPC call
+    assert d.info["currentPackageName"] == "com.android.launcher3"
+    assert vdev.backend.fs.stat("/data/local/tmp/u2.jar").st_size > 10_000
 
 
 # ============================================================================ raw protocol (misbehaving host)
