@@ -66,6 +66,9 @@ class DeviceOptions(BaseModel):
     test_recipient: str | None = Field(None, description="A phone number you own: tasks may SMS/call only it.")
     journal_dir: str | None = None
     unlock: bool = Field(True, description="Wake the screen and dismiss a keyguard without PIN on start.")
+    adb_ime: bool = Field(True, description="If an ADB keyboard IME is installed, make it current while s2r "
+                                            "drives the phone (base64 text input); the user's IME is restored "
+                                            "on close. Nothing is ever installed.")
 
 
 class DeviceEnv:
@@ -121,7 +124,7 @@ class DeviceEnv:
         if self.options.use_u2:
             self.u2 = self._connect_u2()
         self.input = InputDriver(self.shell, family=pf.family, sdk=pf.sdk, u2=self.u2, gestures=self.options.gestures,
-                                 ime_current=pf.ime_current)
+                                 ime_current=self._switch_ime(pf))
         self.observer = Observer(self.shell, u2=self.u2, image_format=self.options.image_format,
                                  screenshots=self.options.screenshots)
         self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe), ui=self)
@@ -137,6 +140,34 @@ class DeviceEnv:
             self.last_teardown = self.writer.teardown(stale)
             log.warning("%s: undid a setup left by an earlier run: %s", self.serial, self.last_teardown)
         return pf
+
+    def _switch_ime(self, pf: Preflight) -> str | None:
+        """Make an installed ADB keyboard the current IME (recorded; :meth:`close` restores)."""
+        self._ime_restore: tuple[str | None, bool] | None = None
+        if not (self.options.adb_ime and pf.adb_ime and pf.ime_switch_allowed) or pf.ime_current == pf.adb_ime:
+            return pf.ime_current
+        was_enabled = pf.adb_ime in pf.imes_enabled
+        self._ime_restore = (pf.ime_current, was_enabled)
+        if not was_enabled:
+            self.shell.run(["ime", "enable", pf.adb_ime])
+        self.shell.run(["ime", "set", pf.adb_ime])
+        now = self.shell.out(["settings", "get", "secure", "default_input_method"]).strip()
+        if now != pf.adb_ime:
+            self.warnings.append(f"could not switch to {pf.adb_ime} (still {now})")
+            self._restore_ime()
+            return pf.ime_current
+        return pf.adb_ime
+
+    def _restore_ime(self) -> None:
+        restore = getattr(self, "_ime_restore", None)
+        if not restore or self.pf is None or not self.pf.adb_ime:
+            return
+        old, was_enabled = restore
+        if old:
+            self.shell.run(["ime", "set", old])
+        if not was_enabled:
+            self.shell.run(["ime", "disable", self.pf.adb_ime])
+        self._ime_restore = None
 
     def _connect_u2(self) -> Any:
         try:
@@ -191,6 +222,7 @@ class DeviceEnv:
             self._teardown()
             if self.tweaks is not None:
                 self.tweaks.restore()
+            self._restore_ime()
         except (DeviceLost, DeviceCommandError) as e:
             log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
         if self.u2 is not None:

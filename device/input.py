@@ -109,6 +109,7 @@ class InputDriver:
         self.ime_current = ime_current
         self._apps: dict[str, Component | None] = {}
         self._u2_broken: set[str] = set()
+        self.only_methods: list[str] | None = None  # restrict text methods (tests, debugging)
 
     # --- gestures ----------------------------------------------------------------------------
     def _u2_call(self, name: str, fn: Any) -> bool:
@@ -222,6 +223,8 @@ class InputDriver:
         if self.u2 is not None:
             out += ["u2_paste", "u2_set_text"]
         out.append("input_text")
+        if self.only_methods is not None:
+            out = [m for m in self.only_methods if m != "ime_broadcast" or self.ime_current in _ADB_IME_ACTIONS]
         return [m for m in out if m not in self._u2_broken]
 
     def clear_text(self, method: str, current: str | None) -> None:

@@ -743,8 +743,8 @@ def test_virtual_fs_matches_real_os(ops: list[tuple]) -> None:
         root = os.path.join(tmp, nest)
         os.makedirs(root)
         for op in ops:
-            real = _outcome(lambda: _fs_apply(op, lambda q: os.path.join(root, q), _RealOs))
-            virt = _outcome(lambda: _fs_apply(op, lambda q: f"/{nest}/{q}", fs))
+            real = _outcome(lambda op=op: _fs_apply(op, lambda q: os.path.join(root, q), _RealOs))
+            virt = _outcome(lambda op=op: _fs_apply(op, lambda q: f"/{nest}/{q}", fs))
             assert virt == real, (op, ops)
 
 

@@ -139,24 +139,34 @@ def test_scroll_reveals_more_content(rig: tuple[Any, Any, Any]) -> None:
     assert [e.text for e in obs3.elements if e.text][:3] == first[:3]
 
 
-def test_type_unicode_and_shell_metacharacters_literally(rig: tuple[Any, Any, Any]) -> None:
+@pytest.mark.parametrize("method", ["auto", "ime_broadcast", "u2_paste", "u2_set_text", "input_text"])
+def test_type_unicode_and_shell_metacharacters_literally(rig: tuple[Any, Any, Any], method: str) -> None:
     _host, phone, env = rig
     obs, _ = env.step(OpenApp(app="contacts"))
-    obs, info = env.step(Tap(target=_find(obs, "Search contacts")))
+    if not any(e.editable for e in obs.elements):
+        obs, info = env.step(Tap(target=_find(obs, "Search contacts")))
     field = next(e for e in obs.elements if e.editable)
-    text = "你好，世界 😀👍🏽 " + NASTY
-    obs, info = env.step(TypeText(text=text, target=field.index))
+    # `input text` can type ASCII only: it gets the shell metacharacters, the others Unicode too
+    text = NASTY if method == "input_text" else "你好，世界 😀👍🏽 " + NASTY
+    env.input.only_methods = None if method == "auto" else [method]
+    try:
+        obs, info = env.step(TypeText(text=text, target=field.index, clear=True))
+    finally:
+        env.input.only_methods = None
     assert info.error is None and info.invalid_action is None, info
+    assert info.extra.get("text_method") == (method if method != "auto" else info.extra.get("text_method")), info.extra
     assert info.extra.get("text_verified") is True, info.extra
     ui = phone.state_data()["ui"]
-    assert text in json.dumps(ui["fields"], ensure_ascii=False), ui["fields"]
+    assert ui["fields"].get("ct_query") == text, ui["fields"]
     assert any(e.text == text for e in obs.elements if e.editable)
     assert not phone.fs.exists("/sdcard/x"), "the text ran as a shell command"
-    METRICS["text_method"] = info.extra.get("text_method")
-    # clear + ASCII, then submit
+    METRICS.setdefault("text_methods", {})[method] = info.extra.get("text_method")
+    # append, then clear and type again
+    obs, info = env.step(TypeText(text=" Ada"))
+    assert info.extra.get("text_verified") is True, info.extra
     obs, info = env.step(TypeText(text="Ada", clear=True))
     assert info.extra.get("text_verified") is True, info.extra
-    assert any(e.text == "Ada" for e in obs.elements if e.editable)
+    assert phone.state_data()["ui"]["fields"].get("ct_query") == "Ada"
 
 
 def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any]) -> None:

@@ -68,7 +68,7 @@ def test_errors_clear_and_delete(flavor: str) -> None:
     env = fresh(flavor)
     assert run(env, lambda c: C.compute(c, "10÷0")) == "Can't divide by 0"
     assert env.read_state().calculator_display == "Can't divide by 0"
-    # a digit after an error starts over; an operator after a result continues from it
+    # a digit after an error starts over
     run(env, lambda c: C.type_expression(c, "5"))
     assert env.read_state().calculator_display == "5"
     run(env, lambda c: C.type_expression(c, "×4"))
@@ -78,6 +78,9 @@ def test_errors_clear_and_delete(flavor: str) -> None:
     # "=" drops the dangling operator, as Android does
     run(env, lambda c: C.press_key(c, "="))
     assert env.read_state().calculator_display == "5"
+    # an operator after a result continues from it
+    run(env, lambda c: C.type_expression(c, "+1="))
+    assert env.read_state().calculator_display == "6"
     run(env, C.clear)
     assert env.read_state().calculator_display == "0"
     # nonsense keys are ignored instead of corrupting the formula

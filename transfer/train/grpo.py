@@ -51,11 +51,14 @@ class GRPOConfig:
     w_progress: float = 0.5
     w_side_effects: float = 0.3
     w_false_complete: float = 0.5
+    w_app: float = 0.2              # shaping: the episode ended inside one of the task's apps
     checkpoint_every: int = 10
 
 
-def reward_of(verdict: Any, cfg: GRPOConfig) -> float:
+def reward_of(verdict: Any, cfg: GRPOConfig, in_app: bool = False) -> float:
+    """Dense, progress-shaped: success + progress (+ being in the task's app) − side effects − false complete."""
     return (cfg.w_success * float(bool(verdict.success)) + cfg.w_progress * verdict.progress
+            + cfg.w_app * float(in_app and not verdict.success)
             - cfg.w_side_effects * min(1, len(verdict.side_effects)) - cfg.w_false_complete * float(verdict.false_complete))
 
 
@@ -80,8 +83,10 @@ def rollout(env: Any, net: MicroNet, instance: Any, seed: int, cfg: GRPOConfig) 
         if info.done:
             final, truncated = a, False
             break
-    verdict = judge(instance, before, env.read_state(), final, truncated=truncated)
-    return {"steps": pol.trajectory, "verdict": verdict, "reward": reward_of(verdict, cfg), "len": len(history)}
+    after = env.read_state()
+    verdict = judge(instance, before, after, final, truncated=truncated)
+    in_app = after.foreground.app in set(instance.apps)
+    return {"steps": pol.trajectory, "verdict": verdict, "reward": reward_of(verdict, cfg, in_app), "len": len(history)}
 
 
 class GRPOTrainer:
