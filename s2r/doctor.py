@@ -106,3 +106,12 @@ def run_checks(browser: bool = True) -> list[Check]:
         checks.append(check_chromium())
     checks.extend(check_adb())
     return checks
+
+
+def check_device(serial: str) -> list[Check]:
+    """Preflight one attached phone (delegates to the device layer)."""
+    try:
+        from device.preflight import check_device as _check  # type: ignore[attr-defined]
+    except ImportError as e:
+        return [Check(f"device {serial}", "fail", f"device preflight unavailable: {e}")]
+    return _check(serial)
