@@ -137,9 +137,6 @@ export function pkgOf(appId) {
 // touch events (Python dispatches them through CDP). A row that handles long press must
 // not also fire its tap.
 const LONG_MS = 500;
-// One press at a time: kept outside the handlers because the long press re-renders, and the
-// re-rendered node's fresh handlers must still swallow the click that ends that press.
-const lp = { timer: null, fired: false };
 export function pressHandlers(onClick, onLong) {
   if (!onLong) return { onClick: (e) => { if (S2R.gestureLock || S2R.press.longFired) { S2R.press.longFired = false; return; } update(() => onClick(e)); } };
   // The long-press flag and timer live on S2R, not in this closure: a long press re-renders,

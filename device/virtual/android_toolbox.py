@@ -1,0 +1,679 @@
+"""The small toybox commands an ``adb shell`` user expects: ``id``, ``date``, ``ps``, ``pidof``,
+``grep``, ``head``, ``tail``, ``wc``, ``sh -c``, ``test``, ``ip``, ``logcat`` …
+
+Why: scripts pipe dumps through ``grep`` (``dumpsys window | grep mCurrentFocus``), check
+who they are (``id``, ``whoami``), read the clock (``date +%s``) and look for processes
+(``pidof``, ``ps -A``). Output formats follow toybox on Android 14; the clock is the phone's
+(sim) clock in UTC; processes are the phone's running apps with stable pids.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from typing import TYPE_CHECKING, Any
+
+from .android_am import pid_of
+from .shline import CommandContext, CommandHandler, ShellInterpreter, cmd_cat, cmd_sleep
+
+if TYPE_CHECKING:
+    from .phone import VirtualPhone
+
+__all__ = ["toolbox_commands", "TOYBOX"]
+
+_ID = ("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),"
+       "1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),"
+       "3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0")
+_SYSTEM_PROCS = [("root", 1, 0, "init"), ("root", 2, 0, "[kthreadd]"), ("logd", 301, 1, "logd"),
+                 ("system", 318, 1, "servicemanager"), ("root", 412, 1, "zygote64"), ("root", 413, 1, "zygote"),
+                 ("system", 1203, 412, "system_server"), ("shell", 1450, 1, "adbd"),
+                 ("radio", 1611, 412, "com.android.phone"), ("u0_a110", 1702, 412, "com.android.systemui"),
+                 ("u0_a112", 2101, 412, "com.android.providers.media.module")]
+
+#: Commands ``toybox X`` dispatches (the rest of the phone's commands are separate binaries).
+TOYBOX = {"cat", "chmod", "cp", "date", "du", "echo", "find", "grep", "head", "id", "ls", "md5sum", "mkdir", "mv",
+          "pidof", "ps", "rm", "rmdir", "sha1sum", "sha256sum", "sleep", "stat", "tail", "touch", "uname", "wc",
+          "whoami", "which", "env", "printenv", "realpath", "readlink", "basename", "dirname", "ln", "test",
+          "true", "false", "printf", "cut", "sort", "uniq", "tr", "seq", "ifconfig", "getenforce"}
+
+
+def _strftime(fmt: str, dt: datetime) -> str:
+    epoch = int(dt.replace(tzinfo=timezone.utc).timestamp())
+    out: list[str] = []
+    i = 0
+    while i < len(fmt):
+        c = fmt[i]
+        if c == "%" and i + 1 < len(fmt):
+            k = fmt[i + 1]
+            i += 2
+            if k == "s":
+                out.append(str(epoch))
+            elif k == "N":
+                out.append(f"{dt.microsecond * 1000:09d}")
+            elif k == "Z":
+                out.append("UTC")
+            elif k == "z":
+                out.append("+0000")
+            elif k == "e":
+                out.append(f"{dt.day:2d}")
+            elif k == "%":
+                out.append("%")
+            else:
+                try:
+                    out.append(dt.strftime("%" + k))
+                except ValueError:
+                    out.append("%" + k)
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _bre_to_re(p: str) -> str:
+    """POSIX basic regex → Python: ``\\(`` ``\\)`` ``\\{`` ``\\}`` ``\\+`` ``\\?`` ``\\|`` are the operators."""
+    out: list[str] = []
+    i = 0
+    while i < len(p):
+        c = p[i]
+        if c == "\\" and i + 1 < len(p):
+            n = p[i + 1]
+            out.append(n if n in "(){}+?|" else "\\" + n)
+            i += 2
+            continue
+        out.append("\\" + c if c in "(){}+?|" else c)
+        i += 1
+    return "".join(out)
+
+
+class Toolbox:
+    def __init__(self, phone: "VirtualPhone") -> None:
+        self.phone = phone
+
+    def table(self) -> dict[str, CommandHandler]:
+        return {"id": self.id, "whoami": self.whoami, "getenforce": self.getenforce, "uname": self.uname,
+                "date": self.date, "ps": self.ps, "pidof": self.pidof, "grep": self.grep, "egrep": self.egrep,
+                "fgrep": self.fgrep, "head": self.head, "tail": self.tail, "wc": self.wc, "cat": cmd_cat,
+                "sleep": cmd_sleep, "sh": self.sh, "toybox": self.toybox, "which": self.which, "env": self.env,
+                "printenv": self.printenv, "test": self.test, "[": self.test, "printf": self.printf,
+                "cut": self.cut, "sort": self.sort, "uniq": self.uniq, "tr": self.tr, "seq": self.seq,
+                "ip": self.ip, "ifconfig": self.ifconfig, "logcat": self.logcat, "log": self.log,
+                "echo": self.echo, "true": self.true, "false": self.false}
+
+    # --- identity
+    async def id(self, ctx: CommandContext) -> int:
+        a = "".join(ctx.args)
+        if "u" in a:
+            await ctx.out("shell\n" if "n" in a else "2000\n")
+        elif "g" in a:
+            await ctx.out("shell\n" if "n" in a else "2000\n")
+        else:
+            await ctx.out(_ID + "\n")
+        return 0
+
+    async def whoami(self, ctx: CommandContext) -> int:
+        await ctx.out("shell\n")
+        return 0
+
+    async def getenforce(self, ctx: CommandContext) -> int:
+        await ctx.out("Enforcing\n")
+        return 0
+
+    async def uname(self, ctx: CommandContext) -> int:
+        parts = {"s": "Linux", "n": "localhost", "r": "5.10.198-android13-4-00050-g12f3388846c3-ab11186220",
+                 "v": "#1 SMP PREEMPT Mon Dec 11 17:00:00 UTC 2023", "m": "x86_64", "o": "Toybox"}
+        flags = "".join(a.lstrip("-") for a in ctx.args) or "s"
+        if "a" in flags:
+            flags = "snrvmo"
+        await ctx.out(" ".join(parts[f] for f in "snrvmo" if f in flags) + "\n")
+        return 0
+
+    async def echo(self, ctx: CommandContext) -> int:
+        from .shline import _echo_escapes  # the builtin's semantics, reused for ``toybox echo``
+
+        args = ctx.args
+        newline, escapes = True, True
+        while args and re.fullmatch(r"-[neE]+", args[0]):
+            for ch in args[0][1:]:
+                newline = newline and ch != "n"
+                escapes = ch == "e" or (escapes and ch != "E")
+            args = args[1:]
+        text = " ".join(args)
+        if escapes:
+            text, stop = _echo_escapes(text)
+            newline = newline and not stop
+        await ctx.out(text + ("\n" if newline else ""))
+        return 0
+
+    async def true(self, ctx: CommandContext) -> int:
+        return 0
+
+    async def false(self, ctx: CommandContext) -> int:
+        return 1
+
+    # --- time
+    async def date(self, ctx: CommandContext) -> int:
+        fmt = "%a %b %e %H:%M:%S %Z %Y"
+        for a in ctx.args:
+            if a.startswith("+"):
+                fmt = a[1:]
+            elif a in ("-u", "--utc"):
+                continue
+            elif a.startswith("-s") or re.fullmatch(r"\d{8,12}(\.\d\d)?", a):
+                await ctx.err("date: cannot set date: Operation not permitted\n")
+                return 1
+            elif a.startswith("-"):
+                await ctx.err(f"date: Unknown option '{a.lstrip('-')[:1]}' (see \"date --help\")\n")
+                return 1
+        now = await self.phone.acall(self.phone.now)
+        await ctx.out(_strftime(fmt, now) + "\n")
+        return 0
+
+    # --- processes
+    async def _procs(self) -> list[tuple[str, int, int, str]]:
+        from .phone import SIM_PACKAGES
+
+        def gather() -> tuple[str, list[str]]:
+            pkg, _ = self.phone.foreground()
+            return pkg, self.phone.ui_overlays()["tasks"]
+
+        fg, tasks = await self.phone.acall(gather)
+        pkgs = ["com.android.launcher3", fg] + [SIM_PACKAGES[a] for a in tasks if a in SIM_PACKAGES]
+        ime = self.phone.packages.current_ime().split("/")[0]
+        if ime:
+            pkgs.append(ime)
+        procs = list(_SYSTEM_PROCS)
+        seen = {p[3] for p in procs}
+        for p in pkgs:
+            if p and p not in seen:
+                seen.add(p)
+                procs.append((f"u0_a{100 + pid_of(p) % 200}", pid_of(p), 412, p))
+        return procs
+
+    async def ps(self, ctx: CommandContext) -> int:
+        flags = "".join(a.lstrip("-") for a in ctx.args if a.startswith("-"))
+        pids = {int(a) for a in ctx.args if a.isdigit()}
+        header = "USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME                       \n"
+        rows = []
+        if "A" in flags or "e" in flags or pids:
+            for user, pid, ppid, name in await self._procs():
+                if pids and pid not in pids:
+                    continue
+                rows.append((user, pid, ppid, name))
+        else:
+            rows = [("shell", ctx.shell.pid, 1450, "sh"), ("shell", ctx.shell.pid + 1, ctx.shell.pid, "ps")]
+        out = [header]
+        for user, pid, ppid, name in rows:
+            vsz = 10_000_000 + pid * 37 % 900_000 if "." in name else 2_000_000 + pid % 90_000
+            out.append(f"{user:<12}{pid:>6}{ppid:>6}{vsz:>11}{(vsz // 90):>7} 0                   0 S {name}\n")
+        await ctx.out("".join(out))
+        return 0 if rows else 1
+
+    async def pidof(self, ctx: CommandContext) -> int:
+        names = [a for a in ctx.args if not a.startswith("-")]
+        found = [str(pid) for _u, pid, _pp, name in await self._procs() if name in names]
+        if not found:
+            return 1
+        await ctx.out(" ".join(found) + "\n")
+        return 0
+
+    # --- text filters
+    async def _input_lines(self, ctx: CommandContext, files: list[str]) -> list[tuple[str, list[str]]] | None:
+        out: list[tuple[str, list[str]]] = []
+        if not files:
+            data = await ctx.read_all()
+            return [("(standard input)", data.decode("utf-8", "surrogateescape").splitlines())]
+        for f in files:
+            if f == "-":
+                data = await ctx.read_all()
+            else:
+                try:
+                    data = self.phone.fs.read_bytes(ctx.path(f))
+                except OSError as exc:
+                    await ctx.err(f"{ctx.name}: {f}: {exc.strerror}\n")
+                    return None
+            out.append((f, data.decode("utf-8", "surrogateescape").splitlines()))
+        return out
+
+    async def egrep(self, ctx: CommandContext) -> int:
+        ctx.argv = [ctx.argv[0], "-E", *ctx.args]
+        return await self.grep(ctx)
+
+    async def fgrep(self, ctx: CommandContext) -> int:
+        ctx.argv = [ctx.argv[0], "-F", *ctx.args]
+        return await self.grep(ctx)
+
+    async def grep(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        flags: set[str] = set()
+        patterns: list[str] = []
+        files: list[str] = []
+        max_count: int | None = None
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                files.extend(args[i + 1:])
+                break
+            if a in ("-e",) and i + 1 < len(args):
+                patterns.append(args[i + 1])
+                i += 2
+                continue
+            if a == "-m" and i + 1 < len(args):
+                max_count = int(args[i + 1])
+                i += 2
+                continue
+            if re.fullmatch(r"-[A-Za-z]+", a):
+                flags.update(a[1:])
+                i += 1
+                continue
+            if not patterns and "e" not in flags:
+                patterns.append(a)
+            else:
+                files.append(a)
+            i += 1
+        if not patterns:
+            await ctx.err("grep: no pattern (see \"grep --help\")\n")
+            return 2
+        re_flags = re.I if "i" in flags else 0
+        compiled = []
+        for p in patterns:
+            if "F" in flags:
+                src = re.escape(p)
+            elif "E" in flags:
+                src = p
+            else:
+                src = _bre_to_re(p)
+            if "w" in flags:
+                src = rf"\b(?:{src})\b"
+            if "x" in flags:
+                src = rf"^(?:{src})$"
+            try:
+                compiled.append(re.compile(src, re_flags))
+            except re.error as e:
+                await ctx.err(f"grep: bad regex '{p}': {e}\n")
+                return 2
+        sources = await self._input_lines(ctx, files)
+        if sources is None:
+            return 2
+        multi = len(sources) > 1
+        matched_any = False
+        out: list[str] = []
+        for name, lines in sources:
+            count = 0
+            for n, line in enumerate(lines, 1):
+                hits = [m for rx in compiled for m in rx.finditer(line)]
+                ok = bool(hits) != ("v" in flags)
+                if not ok:
+                    continue
+                count += 1
+                matched_any = True
+                if "q" in flags:
+                    return 0
+                if "c" in flags or "l" in flags:
+                    if max_count is not None and count >= max_count:
+                        break
+                    continue
+                prefix = (f"{name}:" if multi and "h" not in flags else "") + (f"{n}:" if "n" in flags else "")
+                if "o" in flags and "v" not in flags:
+                    out.extend(prefix + m.group(0) + "\n" for m in hits if m.group(0))
+                else:
+                    out.append(prefix + line + "\n")
+                if max_count is not None and count >= max_count:
+                    break
+            if "c" in flags:
+                out.append((f"{name}:" if multi else "") + f"{count}\n")
+            elif "l" in flags and count:
+                out.append(name + "\n")
+        if out:
+            await ctx.out("".join(out))
+        return 0 if matched_any else 1
+
+    def _count_arg(self, args: list[str], default: int = 10) -> tuple[int, list[str]]:
+        n, rest = default, []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "-n" and i + 1 < len(args):
+                n = int(args[i + 1].lstrip("+")) if args[i + 1].lstrip("+-").isdigit() else n
+                i += 2
+                continue
+            if re.fullmatch(r"-n?\d+", a):
+                n = int(a.lstrip("-n"))
+            elif a.startswith("-") and a != "-":
+                pass
+            else:
+                rest.append(a)
+            i += 1
+        return n, rest
+
+    async def head(self, ctx: CommandContext) -> int:
+        n, files = self._count_arg(ctx.args)
+        sources = await self._input_lines(ctx, files)
+        if sources is None:
+            return 1
+        for _name, lines in sources:
+            if lines[:n]:
+                await ctx.out("\n".join(lines[:n]) + "\n")
+        return 0
+
+    async def tail(self, ctx: CommandContext) -> int:
+        n, files = self._count_arg(ctx.args)
+        sources = await self._input_lines(ctx, files)
+        if sources is None:
+            return 1
+        for _name, lines in sources:
+            part = lines[-n:] if n else []
+            if part:
+                await ctx.out("\n".join(part) + "\n")
+        return 0
+
+    async def wc(self, ctx: CommandContext) -> int:
+        flags = "".join(a.lstrip("-") for a in ctx.args if a.startswith("-") and a != "-")
+        files = [a for a in ctx.args if not a.startswith("-") or a == "-"]
+        datas: list[tuple[str, bytes]] = []
+        if not files:
+            datas.append(("", await ctx.read_all()))
+        for f in files:
+            try:
+                datas.append((f, self.phone.fs.read_bytes(ctx.path(f))))
+            except OSError as exc:
+                await ctx.err(f"wc: {f}: {exc.strerror}\n")
+                return 1
+        for name, data in datas:
+            counts = {"l": data.count(b"\n"), "w": len(data.split()), "c": len(data)}
+            shown = [counts[k] for k in "lwc" if k in flags] or [counts["l"], counts["w"], counts["c"]]
+            width = 1 if len(shown) == 1 and not name else 7
+            await ctx.out(" ".join(f"{v:>{width}}" for v in shown) + (f" {name}" if name else "") + "\n")
+        return 0
+
+    async def cut(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        delim, fields, files = "\t", "", []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a.startswith("-d"):
+                delim = a[2:] or args[i + 1]
+                i += 1 if a[2:] else 2
+                continue
+            if a.startswith("-f"):
+                fields = a[2:] or args[i + 1]
+                i += 1 if a[2:] else 2
+                continue
+            files.append(a)
+            i += 1
+        wanted: set[int] = set()
+        for part in fields.split(","):
+            if "-" in part:
+                lo, _, hi = part.partition("-")
+                wanted.update(range(int(lo or 1), int(hi or 999) + 1))
+            elif part.isdigit():
+                wanted.add(int(part))
+        sources = await self._input_lines(ctx, files)
+        if sources is None:
+            return 1
+        out = []
+        for _name, lines in sources:
+            for line in lines:
+                cols = line.split(delim)
+                out.append(delim.join(c for k, c in enumerate(cols, 1) if k in wanted) if len(cols) > 1 else line)
+        if out:
+            await ctx.out("\n".join(out) + "\n")
+        return 0
+
+    async def sort(self, ctx: CommandContext) -> int:
+        flags = "".join(a.lstrip("-") for a in ctx.args if a.startswith("-"))
+        sources = await self._input_lines(ctx, [a for a in ctx.args if not a.startswith("-")])
+        if sources is None:
+            return 1
+        lines = [line for _n, ls in sources for line in ls]
+
+        def key(s: str) -> Any:
+            if "n" in flags:
+                m = re.match(r"\s*(-?\d+(?:\.\d+)?)", s)
+                return (float(m.group(1)) if m else 0.0, s)
+            return s
+        lines.sort(key=key, reverse="r" in flags)
+        if "u" in flags:
+            lines = list(dict.fromkeys(lines))
+        if lines:
+            await ctx.out("\n".join(lines) + "\n")
+        return 0
+
+    async def uniq(self, ctx: CommandContext) -> int:
+        sources = await self._input_lines(ctx, [a for a in ctx.args if not a.startswith("-")])
+        if sources is None:
+            return 1
+        out: list[str] = []
+        for _n, lines in sources:
+            for line in lines:
+                if not out or out[-1] != line:
+                    out.append(line)
+        if out:
+            await ctx.out("\n".join(out) + "\n")
+        return 0
+
+    async def tr(self, ctx: CommandContext) -> int:
+        args = [a for a in ctx.args if not a.startswith("-")]
+        delete = "-d" in ctx.args
+        data = (await ctx.read_all()).decode("utf-8", "surrogateescape")
+        if delete and args:
+            data = "".join(c for c in data if c not in args[0])
+        elif len(args) >= 2:
+            a, b = args[0], args[1]
+            table = {ord(x): (b[i] if i < len(b) else b[-1:] or None) for i, x in enumerate(a)}
+            data = data.translate(table)
+        await ctx.out(data)
+        return 0
+
+    async def seq(self, ctx: CommandContext) -> int:
+        nums = [int(a) for a in ctx.args if re.fullmatch(r"-?\d+", a)]
+        if not nums:
+            await ctx.err("seq: Needs 1 argument (see \"seq --help\")\n")
+            return 1
+        lo, step, hi = (1, 1, nums[0]) if len(nums) == 1 else (nums[0], 1, nums[1]) if len(nums) == 2 else tuple(nums[:3])
+        if step == 0:
+            return 1
+        await ctx.out("".join(f"{v}\n" for v in range(lo, hi + (1 if step > 0 else -1), step)))
+        return 0
+
+    async def printf(self, ctx: CommandContext) -> int:
+        if not ctx.args:
+            await ctx.err("printf: Needs 1 argument (see \"printf --help\")\n")
+            return 1
+        fmt, values = ctx.args[0], list(ctx.args[1:])
+        from .shline import _echo_escapes
+
+        def one(vals: list[str]) -> str:
+            def sub(m: re.Match[str]) -> str:
+                spec = m.group(0)
+                if spec == "%%":
+                    return "%"
+                v = vals.pop(0) if vals else ""
+                conv = spec[-1]
+                try:
+                    if conv in "di":
+                        return (spec[:-1] + "d") % int(v or 0)
+                    if conv in "xXo":
+                        return spec % int(v or 0)
+                    if conv in "feg":
+                        return spec % float(v or 0)
+                    if conv == "b":
+                        return _echo_escapes(v)[0]
+                    return (spec[:-1] + "s") % v
+                except (ValueError, TypeError):
+                    return v
+            return re.sub(r"%[-+ #0]*\d*(?:\.\d+)?[diouxXfegscb%]", sub, fmt)
+
+        text = one(values)
+        while values and values != []:
+            before = len(values)
+            text += one(values)
+            if len(values) == before:
+                break
+        await ctx.out(_echo_escapes(text)[0])
+        return 0
+
+    # --- shells and lookup
+    async def sh(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        if len(args) >= 2 and args[0] == "-c":
+            sub = ShellInterpreter(ctx.shell.commands, fs=ctx.shell.fs, cwd=ctx.shell.cwd, env=ctx.env,
+                                   glob=ctx.shell.glob, args=args[2:])
+            return await sub.run(args[1], stdin=ctx.stdin, stdout=ctx.stdout, stderr=ctx.stderr)
+        if args:
+            try:
+                script = self.phone.fs.read_text(ctx.path(args[0]))
+            except OSError as exc:
+                await ctx.err(f"sh: {args[0]}: {exc.strerror}\n")
+                return 127
+            sub = ShellInterpreter(ctx.shell.commands, fs=ctx.shell.fs, cwd=ctx.shell.cwd, env=ctx.env,
+                                   glob=ctx.shell.glob, args=args[1:])
+            return await sub.run(script, stdin=ctx.stdin, stdout=ctx.stdout, stderr=ctx.stderr)
+        script = (await ctx.read_all()).decode("utf-8", "replace")
+        sub = ShellInterpreter(ctx.shell.commands, fs=ctx.shell.fs, cwd=ctx.shell.cwd, env=ctx.env, glob=ctx.shell.glob)
+        return await sub.run(script, stdout=ctx.stdout, stderr=ctx.stderr)
+
+    async def toybox(self, ctx: CommandContext) -> int:
+        if not ctx.args:
+            await ctx.out(" ".join(sorted(TOYBOX)) + "\n")
+            return 0
+        name = ctx.args[0]
+        handler = ctx.shell.lookup(name)
+        if name not in TOYBOX or handler is None:
+            await ctx.err(f"toybox: Unknown command {name}\n")
+            return 1
+        sub = CommandContext(argv=list(ctx.args), env=ctx.env, stdin=ctx.stdin, stdout=ctx.stdout,
+                             stderr=ctx.stderr, shell=ctx.shell)
+        return await handler(sub)
+
+    async def which(self, ctx: CommandContext) -> int:
+        status = 0
+        for name in ctx.args:
+            if name.startswith("-"):
+                continue
+            if ctx.shell.lookup(name) is not None:
+                await ctx.out(f"/system/bin/{name}\n")
+            else:
+                status = 1
+        return status
+
+    async def env(self, ctx: CommandContext) -> int:
+        await ctx.out("".join(f"{k}={v}\n" for k, v in sorted(ctx.env.items())))
+        return 0
+
+    async def printenv(self, ctx: CommandContext) -> int:
+        if ctx.args:
+            v = ctx.env.get(ctx.args[0])
+            if v is None:
+                return 1
+            await ctx.out(v + "\n")
+            return 0
+        return await self.env(ctx)
+
+    async def test(self, ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        if ctx.name == "[":
+            if not args or args[-1] != "]":
+                await ctx.err("[: missing ]\n")
+                return 2
+            args = args[:-1]
+        fs = self.phone.fs
+
+        def ev(a: list[str]) -> bool:
+            if not a:
+                return False
+            if a[0] == "!":
+                return not ev(a[1:])
+            if len(a) == 1:
+                return a[0] != ""
+            if len(a) == 2:
+                op, v = a
+                p = ctx.path(v)
+                return {"-e": fs.exists(p), "-f": fs.isfile(p), "-d": fs.isdir(p), "-L": fs.islink(p),
+                        "-h": fs.islink(p), "-s": fs.isfile(p) and fs.stat(p).st_size > 0, "-r": fs.exists(p),
+                        "-w": fs.exists(p), "-x": fs.exists(p), "-z": v == "", "-n": v != ""}.get(op, False)
+            if len(a) >= 3 and a[1] in ("=", "==", "!=", "-eq", "-ne", "-lt", "-le", "-gt", "-ge"):
+                x, op, y = a[0], a[1], a[2]
+                if op in ("=", "=="):
+                    res = x == y
+                elif op == "!=":
+                    res = x != y
+                else:
+                    try:
+                        xi, yi = int(x), int(y)
+                    except ValueError:
+                        return False
+                    res = {"-eq": xi == yi, "-ne": xi != yi, "-lt": xi < yi, "-le": xi <= yi, "-gt": xi > yi,
+                           "-ge": xi >= yi}[op]
+                if len(a) > 3 and a[3] in ("-a", "-o"):
+                    return (res and ev(a[4:])) if a[3] == "-a" else (res or ev(a[4:]))
+                return res
+            return False
+
+        return 0 if ev(args) else 1
+
+    # --- network and logs
+    async def _wifi(self) -> bool:
+        return (await self.phone.acall(self.phone.settings.get, "global", "wifi_on")) == "1"
+
+    async def ip(self, ctx: CommandContext) -> int:
+        args = ctx.args
+        if not args or args[0] not in ("addr", "a", "address", "route", "r", "link"):
+            await ctx.err("Usage: ip [ OPTIONS ] OBJECT { COMMAND | help }\n")
+            return 255
+        wifi = await self._wifi()
+        if args[0] in ("route", "r"):
+            if wifi:
+                await ctx.out("192.168.1.0/24 dev wlan0 proto kernel scope link src 192.168.1.23 \n")
+            return 0
+        out = ("1: lo: <LOOPBACK,UP,LOWER_UP> mtu 65536 qdisc noqueue state UNKNOWN group default qlen 1000\n"
+               "    link/loopback 00:00:00:00:00:00 brd 00:00:00:00:00:00\n    inet 127.0.0.1/8 scope host lo\n"
+               "       valid_lft forever preferred_lft forever\n")
+        wl = ("22: wlan0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 1500 qdisc mq state UP group default qlen 3000\n"
+              "    link/ether 02:00:00:44:55:66 brd ff:ff:ff:ff:ff:ff\n"
+              + ("    inet 192.168.1.23/24 brd 192.168.1.255 scope global wlan0\n"
+                 "       valid_lft forever preferred_lft forever\n" if wifi else ""))
+        if "wlan0" in args:
+            await ctx.out(wl)
+        else:
+            await ctx.out(out + wl)
+        return 0
+
+    async def ifconfig(self, ctx: CommandContext) -> int:
+        wifi = await self._wifi()
+        iface = ctx.args[0] if ctx.args else "wlan0"
+        if iface not in ("wlan0", "lo"):
+            await ctx.err(f"ifconfig: {iface}: No such device\n")
+            return 1
+        if iface == "lo":
+            await ctx.out("lo        Link encap:Local Loopback\n          inet addr:127.0.0.1  Mask:255.0.0.0 \n"
+                          "          UP LOOPBACK RUNNING  MTU:65536  Metric:1\n")
+            return 0
+        addr = "          inet addr:192.168.1.23  Bcast:192.168.1.255  Mask:255.255.255.0 \n" if wifi else ""
+        await ctx.out("wlan0     Link encap:UNSPEC    Driver cnss_pci\n" + addr +
+                      "          UP BROADCAST RUNNING MULTICAST  MTU:1500  Metric:1\n")
+        return 0
+
+    async def logcat(self, ctx: CommandContext) -> int:
+        args = ctx.args
+        if "-c" in args:
+            return 0
+        now = await self.phone.acall(self.phone.now)
+        stamp = now.strftime("%m-%d %H:%M:%S.") + f"{now.microsecond // 1000:03d}"
+        lines = ("--------- beginning of main\n"
+                 f"{stamp}  1203  1203 I ActivityManager: s2r virtual phone: logcat has no app logs\n")
+        await ctx.out(lines)
+        if "-d" in args:
+            return 0
+        import asyncio
+
+        await asyncio.Event().wait()  # streams until the host hangs up
+        return 0
+
+    async def log(self, ctx: CommandContext) -> int:
+        return 0
+
+
+def toolbox_commands(phone: "VirtualPhone") -> dict[str, CommandHandler]:
+    return Toolbox(phone).table()
