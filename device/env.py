@@ -335,8 +335,8 @@ class DeviceEnv:
     def read_state(self) -> WorldState:
         """The phone's WorldState. Raises ``DeviceLost`` if the phone is gone."""
         _i, _o, reader, _w = self._ready()
-        if self._step == 0 and self._state_cache is not None:
-            ws = self._state_cache.model_copy(deep=True)
+        if self._step == 0 and self._state_cache is not None:  # the read made by reset, used once
+            ws, self._state_cache = self._state_cache, None
             ws.foreground = reader.foreground()
             ws.time = reader.now(self._tz)
             return ws

@@ -146,6 +146,9 @@ def check(split: str | None, seeds: Iterable[int], flavors: Sequence[str] = FLAV
         raise ValueError(f"unknown flavors {bad}; known: {list(FLAVORS)}")
     ids = list(tasks) if tasks else [t.id for t in load_templates(split)]
     jobs = [(tid, s, f) for tid in ids for s in seeds for f in flavors]
+    from transfer.oracle.solutions import all_solutions
+
+    all_solutions()  # import every solution module before threads race to (solutions._load is not locked)
     own_pool = pool is None
     if own_pool:
         from sim.pool import SimPool

@@ -79,7 +79,7 @@ async def long_press(slot: PageSlot, x: float, y: float, ms: int) -> None:
     await _touch(slot, "touchEnd", [])
 
 
-async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 6,
+async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 12,
                 hold_ms: int = 0) -> None:
     await _touch(slot, "touchStart", [(x0, y0)])
     if hold_ms:

@@ -81,7 +81,10 @@ def stop_adb_server(host: AdbHost) -> None:
 def start_phone(host: AdbHost, pool: Any = None, **knobs: Any) -> Any:
     from device.virtual.phone import VirtualPhone
 
+    from transfer.device_backends import ensure_u2server
+
     phone = VirtualPhone(knobs, pool=pool).start()
+    ensure_u2server(phone)
     host.client().connect(phone.serial, timeout=10)
     host.wait_state(phone.serial, "device")
     return phone

@@ -240,7 +240,7 @@ def test_crashed_run_is_cleaned_up_from_the_journal(phone_env: tuple[Any, Any, A
                       "add": {"events": [{"title": "Crash test", "start": "2027-02-01T09:00:00"}]}})
     env.journal = None  # the process "dies" without tearing down
     assert env.writer.pending() is not None
-    fresh = DeviceEnv(env.serial, journal_dir=env.options.journal_dir)
+    fresh = DeviceEnv(env.serial, journal_dir=env.options.journal_dir, alarm_probe=True)
     fresh.start()  # finds the journal on disk and undoes it
     assert fresh.last_teardown is not None and fresh.last_teardown.removed.get("events") == 1
     after = _comparable(fresh.read_state())

@@ -25,7 +25,7 @@ from device.farm import DeviceFarm
 
 from .runner import EpisodeSpec, Lease
 
-__all__ = ["DeviceBackends", "parse_device_spec"]
+__all__ = ["DeviceBackends", "parse_device_spec", "start_virtual_phones", "ensure_u2server"]
 
 log = logging.getLogger(__name__)
 
@@ -105,6 +105,19 @@ class DeviceBackends:
                 log.warning("stopping virtual phone %s: %s", getattr(p, "serial", "?"), e)
 
 
+def ensure_u2server(phone: Any) -> bool:
+    """Serve uiautomator2's on-device server on the virtual phone's port 9008 unless it already
+    does (a real phone has it once the client pushes the jar; the virtual one needs wiring)."""
+    if 9008 in getattr(phone, "_on_demand", {}) or phone.backend.socket_handler("tcp", "9008") is not None:
+        return True
+    try:
+        from device.virtual.u2server import install_u2server
+    except ImportError:
+        return False
+    install_u2server(phone)
+    return True
+
+
 def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = None,
                          timeout: float = 60.0) -> list[Any]:
     """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server."""
@@ -117,6 +130,7 @@ def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = Non
             k.setdefault("seed", i)
             p = VirtualPhone(k).start()
             phones.append(p)
+            ensure_u2server(p)
             client.connect(p.serial, timeout=10)
         deadline = time.monotonic() + timeout
         pending = {p.serial for p in phones}

@@ -881,10 +881,21 @@ class AmCommands:
                 await ctx.err(f"Error: Can't open file: {path}\nException occurred while executing 'install':\n"
                               f"java.lang.IllegalArgumentException: Error: Can't open file: {path}\n")
                 return 1
+        elif size is not None:
+            # ``adb install`` streams exactly -S bytes and waits for our answer before closing:
+            # read the announced size, never "until EOF" (that would deadlock)
+            buf = bytearray()
+            while len(buf) < size:
+                chunk = await ctx.stdin.read(size - len(buf))
+                if not chunk:
+                    break
+                buf += chunk
+            data = bytes(buf)
+            if len(data) < size:
+                await ctx.out("Failure [INSTALL_FAILED_INVALID_APK: short read]\n")
+                return 1
         else:
             data = await ctx.read_all()
-            if size is not None:
-                data = data[:size]
         res = await self.phone.acall(self.pm.install, data)
         await ctx.out(res + "\n")
         return 0 if res == "Success" else 1

@@ -245,6 +245,12 @@ class ContentProviders:
     # ------------------------------------------------------------------ public operations
     def query(self, uri_text: str, projection: Sequence[str] | None = None, where: str | None = None,
               sort: str | None = None) -> tuple[list[str], list[dict[str, Any]]]:
+        """Rows of a URI (columns, rows); ``ProviderError`` as the provider would throw."""
+        with self.phone._lock:  # one provider call at a time: ids are allocated as rows are read
+            return self._query(uri_text, projection, where, sort)
+
+    def _query(self, uri_text: str, projection: Sequence[str] | None, where: str | None,
+               sort: str | None) -> tuple[list[str], list[dict[str, Any]]]:
         uri = _Uri(uri_text)
         table = self._table(uri)
         cols = self._columns(table)
@@ -268,6 +274,10 @@ class ContentProviders:
 
     def insert(self, uri_text: str, values: dict[str, Any]) -> str:
         """Insert a row; returns the new row's URI (``content insert`` prints nothing)."""
+        with self.phone._lock:
+            return self._insert(uri_text, values)
+
+    def _insert(self, uri_text: str, values: dict[str, Any]) -> str:
         uri = _Uri(uri_text)
         table = self._table(uri)
         cols = self._columns(table)
@@ -304,6 +314,11 @@ class ContentProviders:
         raise ProviderError(uri.authority, f"java.lang.UnsupportedOperationException: Cannot insert into URL: {uri.text}")
 
     def update(self, uri_text: str, values: dict[str, Any], where: str | None = None) -> int:
+        """Update matching rows; returns how many."""
+        with self.phone._lock:
+            return self._update(uri_text, values, where)
+
+    def _update(self, uri_text: str, values: dict[str, Any], where: str | None) -> int:
         uri = _Uri(uri_text)
         table = self._table(uri)
         cols = self._columns(table)
@@ -323,6 +338,11 @@ class ContentProviders:
         return len(targets)
 
     def delete(self, uri_text: str, where: str | None = None) -> int:
+        """Delete matching rows; returns how many."""
+        with self.phone._lock:
+            return self._delete(uri_text, where)
+
+    def _delete(self, uri_text: str, where: str | None) -> int:
         uri = _Uri(uri_text)
         table = self._table(uri)
         targets = self._matching(uri, table, where)

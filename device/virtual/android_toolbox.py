@@ -346,7 +346,40 @@ class Toolbox:
             i += 1
         return n, rest
 
+    async def _bytes(self, ctx: CommandContext, tail: bool) -> int | None:
+        """``head -c N`` / ``tail -c N``: bytes instead of lines (None if not asked for)."""
+        args = list(ctx.args)
+        if "-c" not in args and not any(re.fullmatch(r"-c\d+", a) for a in args):
+            return None
+        n, files = 0, []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "-c" and i + 1 < len(args):
+                n = int(args[i + 1].lstrip("+"))
+                i += 2
+                continue
+            if re.fullmatch(r"-c\d+", a):
+                n = int(a[2:])
+            elif not a.startswith("-"):
+                files.append(a)
+            i += 1
+        data = b""
+        if not files:
+            data = await ctx.read_all()
+        for f in files:
+            try:
+                data += self.phone.fs.read_bytes(ctx.path(f))
+            except OSError as exc:
+                await ctx.err(f"{ctx.name}: {f}: {exc.strerror}\n")
+                return 1
+        await ctx.out(data[-n:] if tail and n else b"" if tail else data[:n])
+        return 0
+
     async def head(self, ctx: CommandContext) -> int:
+        rc = await self._bytes(ctx, tail=False)
+        if rc is not None:
+            return rc
         n, files = self._count_arg(ctx.args)
         sources = await self._input_lines(ctx, files)
         if sources is None:
@@ -357,6 +390,9 @@ class Toolbox:
         return 0
 
     async def tail(self, ctx: CommandContext) -> int:
+        rc = await self._bytes(ctx, tail=True)
+        if rc is not None:
+            return rc
         n, files = self._count_arg(ctx.args)
         sources = await self._input_lines(ctx, files)
         if sources is None:
@@ -517,9 +553,10 @@ class Toolbox:
     # --- shells and lookup
     async def sh(self, ctx: CommandContext) -> int:
         args = list(ctx.args)
-        if len(args) >= 2 and args[0] == "-c":
+        if len(args) >= 2 and args[0] == "-c":  # sh -c CMD [NAME [ARG...]]: NAME is $0
             sub = ShellInterpreter(ctx.shell.commands, fs=ctx.shell.fs, cwd=ctx.shell.cwd, env=ctx.env,
-                                   glob=ctx.shell.glob, args=args[2:])
+                                   glob=ctx.shell.glob, args=args[3:],
+                                   shell_name=args[2] if len(args) > 2 else ctx.shell.shell_name)
             return await sub.run(args[1], stdin=ctx.stdin, stdout=ctx.stdout, stderr=ctx.stderr)
         if args:
             try:

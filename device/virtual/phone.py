@@ -121,7 +121,8 @@ class VirtualPhone:
         self._rng = random.Random(f"s2r-vphone:{self.knobs.seed}")
         # the phone's clock: sim time advances with wall time at knobs.clock_rate
         self._clock_wall = time.monotonic()
-        self._clock_sim = datetime(2027, 1, 1, 9, 0, 0)
+        boot_time = json.loads(self.env.capture())["world"].get("time")
+        self._clock_sim = datetime.fromisoformat(boot_time) if boot_time else datetime(2027, 1, 1, 9, 0, 0)
         self._state_time = self._clock_sim
         self.fs: PhoneFS = PhoneFS.android(clock=self.now_epoch)  # type: ignore[assignment]
         self.mirror = StorageMirror(self.fs)
@@ -392,7 +393,8 @@ class VirtualPhone:
         if new is not None:
             data["world"]["files"] = new
             self.env.restore(json.dumps(data))
-            self._rev += 1
+            if (data.get("ui") or {}).get("current") == "files":
+                self._rev += 1  # only the Files app shows shared storage: other screens stay cached
 
     # ------------------------------------------------------------------ rendering
     def _render_locked(self, shot: bool) -> Observation:

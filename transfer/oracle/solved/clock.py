@@ -10,9 +10,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..base import Ctx, OracleError, Skill, answer, complete, norm
+from actionmap.actions import Tap
+from actionmap.observation import UIElement
+
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to, tap, type_into
 from ..skills import clock as C
 from ..solutions import solution
+from ._util import hold, tap_clear
 
 _DAY_CODES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -53,6 +57,102 @@ def alarm_by_label(ctx: Ctx, label: str) -> Skill:
     return hits[0]
 
 
+def _inside(e: UIElement, box: UIElement) -> bool:
+    cx, cy = e.bounds.center
+    b = box.bounds
+    return b.left <= cx <= b.right and b.top <= cy <= b.bottom
+
+
+def _card_part(ctx: Ctx, card: UIElement, rid: str) -> UIElement | None:
+    return next((e for e in ctx.obs.elements if e.index != card.index and _inside(e, card)
+                 and (e.resource_id == rid or e.resource_id.endswith("/" + rid))), None)
+
+
+# --- aosp: the expanded alarm card ---------------------------------------------------------------
+# ``skills.clock`` taps the label row and day chips of an expanded card wherever they are; on
+# the aosp flavor the "Add alarm" FAB floats over the bottom of the list, and a card expanded
+# near the bottom puts its "Add label" row under it — the tap then opens a new alarm's time
+# picker instead. These versions scroll each control clear of the FAB first (``tap_clear``).
+
+def expand_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> Skill:
+    """aosp: expand the card of the alarm at hour:minute (and label)."""
+    yield from C.goto_tab(ctx, "alarm")
+    card = yield from C.find_alarm(ctx, hour, minute, label)
+    arrow = _card_part(ctx, card, "arrow")
+    if arrow is not None and norm(arrow.content_desc) == norm("Expand alarm"):
+        yield from act(ctx, Tap(target=arrow.index))
+    if not ctx.has(desc="Collapse alarm"):
+        yield from C._scroll_until(ctx, lambda: ctx.find(desc="Collapse alarm"), "the expanded alarm card")
+    return ctx.obs
+
+
+def set_days_expanded(ctx: Ctx, days: list[str]) -> Skill:
+    """aosp: make the expanded card's day chips read exactly ``days``."""
+    want = {d.lower()[:3] for d in days}
+    for d in C.DAYS:
+        name = C.DAY_NAMES[d]
+
+        def chip(name: str = name) -> UIElement | None:
+            return ctx.find(desc=name, pred=lambda e: e.checkable)
+
+        el = yield from scroll_to(ctx, desc=name, pred=lambda e: e.checkable)
+        if bool(el.checked) != (d in want):
+            yield from tap_clear(ctx, chip, f"the {name} chip")
+            el = chip()
+            if el is None or bool(el.checked) != (d in want):
+                raise OracleError(f"day {d} did not toggle")
+    return ctx.obs
+
+
+def set_label_expanded(ctx: Ctx, label: str) -> Skill:
+    """aosp: label the expanded card's alarm through its "Add label" row and dialog."""
+    yield from scroll_to(ctx, rid="edit_label")
+    yield from tap_clear(ctx, lambda: ctx.find(rid="edit_label"), "the alarm's label row")
+    if not ctx.has(rid="label_input"):
+        raise OracleError("the label dialog did not open")
+    yield from type_into(ctx, None, label, clear=True, rid="label_input")
+    if ctx.obs.keyboard_visible:
+        yield from back(ctx)
+    yield from tap(ctx, "OK", scroll=False, cls="Button")
+    return ctx.obs
+
+
+def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: list[str] | tuple[str, ...] = ()) -> Skill:
+    """``skills.clock.create_alarm``; on aosp the new alarm's card (expanded by the app) is edited
+    in place — re-finding it by time could pick an older alarm at the same time — and the
+    skill's final look-up, which can scroll a tall expanded card out of sight, is skipped."""
+    if ctx.flavor != "aosp":
+        return (yield from C.create_alarm(ctx, hour, minute, label=label, days=days))
+    C.time_texts(hour, minute)  # validates
+    yield from C.goto_tab(ctx, "alarm")
+    yield from tap(ctx, scroll=False, desc="Add alarm")
+    if not ctx.has(rid="timePicker"):
+        raise OracleError("Add alarm did not open the time picker")
+    yield from C._fill_time_picker(ctx, hour, minute)
+    if days or label:
+        if not ctx.has(desc="Collapse alarm"):
+            yield from C._scroll_until(ctx, lambda: ctx.find(desc="Collapse alarm"), "the new alarm's card")
+        if days:
+            yield from set_days_expanded(ctx, list(days))
+        if label:
+            yield from set_label_expanded(ctx, label)
+    return ctx.obs
+
+
+def set_alarm_label(ctx: Ctx, hour: int, minute: int, label: str) -> Skill:
+    if ctx.flavor != "aosp":
+        return (yield from C.set_alarm_label(ctx, hour, minute, label))
+    yield from expand_alarm(ctx, hour, minute)
+    return (yield from set_label_expanded(ctx, label))
+
+
+def set_alarm_days(ctx: Ctx, hour: int, minute: int, days: list[str]) -> Skill:
+    if ctx.flavor != "aosp":
+        return (yield from C.set_alarm_days(ctx, hour, minute, days))
+    yield from expand_alarm(ctx, hour, minute)
+    return (yield from set_days_expanded(ctx, days))
+
+
 def _t(inst: Any, key: str = "t") -> tuple[int, int]:
     t = inst.params[key]
     return int(t["hour"]), int(t["minute"])
@@ -68,19 +168,19 @@ def solve_alarm_create(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("clock.alarm_create_label")
 def solve_alarm_create_label(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.create_alarm(ctx, *_t(inst), label=inst.params["label"])
+    yield from create_alarm(ctx, *_t(inst), label=inst.params["label"])
     yield from complete(ctx)
 
 
 @solution("clock.alarm_create_repeat")
 def solve_alarm_create_repeat(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.create_alarm(ctx, *_t(inst), days=inst.params["days"]["value"])
+    yield from create_alarm(ctx, *_t(inst), days=inst.params["days"]["value"])
     yield from complete(ctx)
 
 
 @solution("train.clock.alarm_label_repeat")
 def solve_alarm_label_repeat(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.create_alarm(ctx, *_t(inst), label=inst.params["label"], days=inst.params["days"]["value"])
+    yield from create_alarm(ctx, *_t(inst), label=inst.params["label"], days=inst.params["days"]["value"])
     yield from complete(ctx)
 
 
@@ -93,9 +193,53 @@ def solve_two_alarms(ctx: Ctx, inst: Any) -> Skill:
 
 # --- alarms: edit --------------------------------------------------------------------------------
 
+def _sig(ctx: Ctx) -> list[tuple[str, object]]:
+    return [(e.text, e.bounds) for e in ctx.obs.elements]
+
+
+def switch_all_at(ctx: Ctx, hour: int, minute: int, on: bool) -> Skill:
+    """Switch every alarm at hour:minute on/off, top to bottom (identical alarms included).
+
+    Returns how many alarms at that time were seen switched the right way or switched."""
+    times = C.time_texts(hour, minute)
+    yield from C.goto_tab(ctx, "alarm")
+    for _ in range(ctx.max_scrolls):  # to the top of the list
+        before = _sig(ctx)
+        yield from C._scroll(ctx, "up")
+        if _sig(ctx) == before:
+            break
+    seen = 0
+    for _ in range(ctx.max_scrolls):
+        for _tap in range(6):
+            lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+            fabs = ctx.find_all(rid="fab")
+            todo = None
+            for card in ctx.find_all(rid="alarm_item"):
+                t = _card_part(ctx, card, "digital_clock")
+                sw = _card_part(ctx, card, "onoff")
+                if t is None or sw is None or t.text not in times or bool(sw.checked) == on:
+                    continue
+                cy = sw.bounds.center[1]
+                clear = (lst is None or lst.bounds.top < cy < lst.bounds.bottom - 4) and \
+                    not any(f.bounds.contains(*sw.bounds.center) for f in fabs)
+                if clear:
+                    todo = sw
+                    break
+            if todo is None:
+                break
+            yield from act(ctx, Tap(target=todo.index))
+            seen += 1
+        before = _sig(ctx)
+        yield from C._scroll(ctx, "down")
+        if _sig(ctx) == before:
+            break
+    return seen
+
+
 @solution("clock.alarm_off", "clock.alarm_on")
 def solve_alarm_onoff(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.set_alarm_enabled(ctx, *_t(inst), enabled=inst.template_id.endswith("_on"))
+    """Switch *every* alarm at that time: "the 7:00 alarm" means all of them if there are two."""
+    yield from switch_all_at(ctx, *_t(inst), on=inst.template_id.endswith("_on"))
     yield from complete(ctx)
 
 
@@ -115,13 +259,13 @@ def solve_alarm_change_time(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.clock.alarm_rename")
 def solve_alarm_rename(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.set_alarm_label(ctx, *_t(inst), inst.params["label"])
+    yield from set_alarm_label(ctx, *_t(inst), inst.params["label"])
     yield from complete(ctx)
 
 
 @solution("train.clock.alarm_add_repeat")
 def solve_alarm_add_repeat(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.set_alarm_days(ctx, *_t(inst), inst.params["days"]["value"])
+    yield from set_alarm_days(ctx, *_t(inst), inst.params["days"]["value"])
     yield from complete(ctx)
 
 
@@ -206,9 +350,26 @@ def solve_world_clock_two(ctx: Ctx, inst: Any) -> Skill:
     yield from complete(ctx)
 
 
+def remove_world_clock(ctx: Ctx, city: str) -> Skill:
+    """``skills.clock.remove_world_clock``; in the sim flavor the long press falls back to a
+    press-and-slide when the Remove dialog is dismissed by the release (see ``_util.hold``)."""
+    if ctx.flavor == "aosp":
+        return (yield from C.remove_world_clock(ctx, city))
+    yield from C.goto_tab(ctx, "clock")
+    name = yield from C._scroll_until(ctx, C._city_probe(ctx, city), f"world clock {city!r}")
+    row = next((r for r in ctx.find_all(rid="world_clock_item") if _inside(name, r)), name)
+    ok = yield from hold(ctx, row, lambda: ctx.has("Remove", cls="Button"))
+    if not ok:
+        raise OracleError(f"no Remove dialog for {city!r}")
+    yield from tap(ctx, "Remove", scroll=False, cls="Button")
+    if ctx.find(rid="city_name", pred=lambda e: C._fold(e.text) == C._fold(city)) is not None:
+        raise OracleError(f"{city!r} is still listed")
+    return ctx.obs
+
+
 @solution("train.clock.world_clock_remove")
 def solve_world_clock_remove(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.remove_world_clock(ctx, inst.params["city"])
+    yield from remove_world_clock(ctx, inst.params["city"])
     yield from complete(ctx)
 
 

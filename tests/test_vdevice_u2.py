@@ -1,0 +1,594 @@
+"""uiautomator2's on-device server (``device.virtual.u2server``) inside the virtual phone.
+
+Two layers:
+
+* the server's own logic on real uiautomator dumps (selector semantics, pruning, HTTP framing,
+  JSON-RPC errors) — fast, no phone;
+* the unmodified toolchain end to end: the REAL adb binary from adbutils' wheel on a PRIVATE adb
+  server (a free port, never 5037), adbutils, and uiautomator2's public API
+  (``u2.connect(serial)``) against a :class:`~device.virtual.phone.VirtualPhone` whose sim phone
+  is the screen. Everything binds to 127.0.0.1; everything started is stopped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import io
+import json
+import os
+import socket
+import statistics
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from actionmap.observation import UIElement
+from device.parsers.hierarchy import parse_hierarchy, to_hierarchy_xml
+from device.virtual.u2server import (
+    SELECTOR_MASKS, RpcError, U2Server, parse_tree, read_request, render_response, select, write_tree,
+)
+
+pytestmark = pytest.mark.timeout(300)
+
+METRICS: dict[str, float] = {}
+
+
+# ============================================================================ pure logic
+def _el(i: int, box: tuple[int, int, int, int], **kw: Any) -> UIElement:
+    return UIElement.from_px(i, box, (1080, 2400), **kw)
+
+
+def _sel(**kw: Any) -> dict[str, Any]:
+    """Exactly what ``uiautomator2._selector.Selector(**kw)`` sends."""
+    from uiautomator2._selector import Selector
+
+    return json.loads(json.dumps(Selector(**kw)))
+
+
+@pytest.fixture(scope="module")
+def tree_xml() -> str:
+    els = [
+        _el(0, (0, 0, 1080, 2400), class_name="android.widget.FrameLayout", package="com.x"),
+        _el(1, (0, 100, 1080, 1000), class_name="androidx.recyclerview.widget.RecyclerView", package="com.x",
+            scrollable=True, resource_id="com.x:id/list"),
+        _el(2, (0, 100, 1080, 300), class_name="android.widget.LinearLayout", package="com.x", clickable=True),
+        _el(3, (20, 120, 500, 280), text="Wi‑Fi 网络 👋", class_name="android.widget.TextView", package="com.x"),
+        _el(4, (600, 120, 1000, 280), class_name="android.widget.Switch", package="com.x", checkable=True,
+            checked=True, content_desc="Wi-Fi toggle"),
+        _el(5, (0, 300, 1080, 500), class_name="android.widget.LinearLayout", package="com.x", clickable=True),
+        _el(6, (20, 320, 500, 480), text="Bluetooth", class_name="android.widget.TextView", package="com.x"),
+        _el(7, (600, 320, 1000, 480), class_name="android.widget.Switch", package="com.x", checkable=True),
+        _el(8, (0, 1000, 1080, 1300), class_name="android.widget.FrameLayout", package="com.x"),  # bare wrapper
+        _el(9, (0, 1000, 1080, 1200), text="", hint="Search", class_name="android.widget.EditText",
+            package="com.x", resource_id="com.x:id/search", focused=True),
+    ]
+    return to_hierarchy_xml(els, screen=(1080, 2400))
+
+
+def test_selector_mask_semantics(tree_xml: str) -> None:
+    tree = parse_tree(tree_xml)
+    texts = lambda s: [n.get("text") or n.get("class").rsplit(".", 1)[-1] for n in select(tree, s)]  # noqa: E731
+    assert texts(_sel(text="Bluetooth")) == ["Bluetooth"]
+    assert texts(_sel(text="Bluetoot")) == []  # exact, not contains
+    assert texts(_sel(textContains="网络")) == ["Wi‑Fi 网络 👋"]
+    assert texts(_sel(textStartsWith="Blue")) == ["Bluetooth"]
+    assert texts(_sel(textMatches="Blue")) == []  # Java Pattern.matches: whole value
+    assert texts(_sel(textMatches="Blue.*")) == ["Bluetooth"]
+    assert texts(_sel(className="android.widget.Switch")) == ["Switch", "Switch"]
+    assert texts(_sel(className="android.widget.Switch", checked=True)) == ["Switch"]
+    assert texts(_sel(className="android.widget.Switch", checked=False)) == ["Switch"]
+    assert len(select(tree, _sel(className="android.widget.Switch", instance=1))) == 1
+    assert select(tree, _sel(className="android.widget.Switch", instance=1))[0].flag("checked") is False
+    assert select(tree, _sel(className="android.widget.Switch", instance=2)) == []
+    assert texts(_sel(description="Wi-Fi toggle")) == ["Switch"]
+    assert texts(_sel(descriptionContains="toggle")) == ["Switch"]
+    assert texts(_sel(resourceId="com.x:id/search")) == ["EditText"]
+    assert texts(_sel(resourceIdMatches=r".*:id/se.*")) == ["EditText"]
+    assert texts(_sel(focused=True)) == ["EditText"]
+    assert texts(_sel(scrollable=True)) == ["RecyclerView"]
+    assert len(select(tree, _sel(packageName="com.x"))) == 10
+    # index = position among siblings: both rows' switches are index 1 in their row
+    assert texts(_sel(className="android.widget.Switch", index=1)) == ["Switch", "Switch"]
+    # a bit present in the mask but a False/0 default value still constrains (clickable=False)
+    assert "LinearLayout" not in texts(_sel(className="android.widget.LinearLayout", clickable=False))
+    # the mask is authoritative: a key without its bit is ignored, as by the real server
+    raw = _sel(text="Bluetooth")
+    raw["textContains"] = "nope"
+    assert texts(raw) == ["Bluetooth"]
+    assert raw["mask"] == SELECTOR_MASKS["text"]
+
+
+def test_selector_child_and_sibling_chains(tree_xml: str) -> None:
+    from uiautomator2._selector import Selector
+
+    tree = parse_tree(tree_xml)
+    row = Selector(className="android.widget.LinearLayout", instance=1).child(className="android.widget.Switch")
+    found = select(tree, json.loads(json.dumps(row)))
+    assert len(found) == 1 and found[0].flag("checked") is False
+    sib = Selector(text="Bluetooth").sibling(className="android.widget.Switch")
+    found = select(tree, json.loads(json.dumps(sib)))
+    assert len(found) == 1 and found[0].bounds == (600, 320, 1000, 480)
+    # update_instance on a chained selector applies to the last child step
+    chain = Selector(scrollable=True).child(className="android.widget.TextView")
+    chain.update_instance(1)
+    assert [n.get("text") for n in select(tree, json.loads(json.dumps(chain)))] == ["Bluetooth"]
+
+
+def test_write_tree_prunes_depth_and_compresses(tree_xml: str) -> None:
+    tree = parse_tree(tree_xml)
+    shallow = write_tree(tree, max_depth=1, compressed=False)
+    h = parse_hierarchy(shallow)
+    assert [e.class_name.rsplit(".", 1)[-1] for e in h.elements] == ["FrameLayout", "RecyclerView", "FrameLayout"]
+    full = parse_hierarchy(write_tree(tree, max_depth=None, compressed=False))
+    assert [e.text for e in full.elements] == [e.text for e in parse_hierarchy(tree_xml).elements]
+    assert "&#128075;" in write_tree(tree, max_depth=None, compressed=False)  # emoji as a char ref
+    comp = parse_hierarchy(write_tree(tree, max_depth=None, compressed=True))
+    assert "Wi‑Fi 网络 👋" in [e.text for e in comp.elements]
+    # the bare wrapper is spliced out; its EditText moves up and keeps its attributes
+    assert len(comp.elements) == len(full.elements) - 1
+    assert [e.resource_id for e in comp.elements if e.editable] == ["com.x:id/search"]
+
+
+class _NoPhone:
+    """A phone with a screen size and nothing else: routing and errors must not need more, and
+    optional phone features (state access for toasts) degrade instead of failing."""
+
+    def window_size(self) -> tuple[int, int]:
+        return 1080, 2400
+
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(name)
+
+
+def _rpc(server: U2Server, method: str, params: Any) -> dict[str, Any]:
+    body = json.dumps({"jsonrpc": "2.0", "id": 7, "method": method, "params": params}).encode()
+    return json.loads(asyncio.run(server.dispatch_body(body)))
+
+
+def test_jsonrpc_errors_without_a_phone() -> None:
+    server = U2Server(_NoPhone())  # type: ignore[arg-type]
+    r = _rpc(server, "noSuchMethod", [])
+    assert r["id"] == 7 and r["error"]["code"] == -32601 and "method not found" in r["error"]["message"]
+    r = _rpc(server, "pinchIn", [{"mask": 0}, 50, 10])
+    assert r["error"]["code"] == -32000 and "UnsupportedOperationException" in r["error"]["message"]
+    r = _rpc(server, "setOrientation", ["left"])
+    assert r["error"]["code"] == -32000
+    r = _rpc(server, "click", [[1], 2])
+    assert r["error"]["code"] == -32602
+    r = _rpc(server, "click", [5000, 10])  # off screen: UiDevice.click returns false, no touch
+    assert r == {"jsonrpc": "2.0", "id": 7, "result": False}
+    r = _rpc(server, "waitForExists", [{"mask": 1, "text": "x"}, 10, 1, 2, 3])
+    assert r["error"]["code"] == -32601  # no overload with that arity, like jsonrpc4j
+    parse = json.loads(asyncio.run(server.dispatch_body(b"{not json")))
+    assert parse["error"]["code"] == -32700
+    batch = json.loads(asyncio.run(server.dispatch_body(
+        b'[{"jsonrpc":"2.0","id":1,"method":"makeToast","params":["hi \xe2\x9c\x8b",1000]},'
+        b'{"jsonrpc":"2.0","id":2,"method":"getLastToast","params":{}}]')))
+    assert [x["result"] for x in batch] == [True, "hi ✋"]
+    assert "deviceInfo" in server.methods and "dumpWindowHierarchy" in server.methods
+
+
+def test_http_framing_keepalive_chunked_and_errors() -> None:
+    server = U2Server(_NoPhone())  # type: ignore[arg-type]
+
+    async def exchange(raw: bytes) -> bytes:
+        reader = asyncio.StreamReader()
+        reader.feed_data(raw)
+        reader.feed_eof()
+        out = bytearray()
+
+        class W:
+            def write(self, b: bytes) -> None:
+                out.extend(b)
+
+            async def drain(self) -> None:
+                return None
+
+            def close(self) -> None:
+                return None
+
+        await server.handle(reader, W())  # type: ignore[arg-type]
+        return bytes(out)
+
+    body = json.dumps({"jsonrpc": "2.0", "id": 3, "method": "getLastToast", "params": {}}).encode()
+    chunked = b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body)
+    raw = (b"GET /ping HTTP/1.1\r\nHost: x\r\n\r\n"
+           b"POST /jsonrpc/0 HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n" + chunked +
+           b"GET /nope HTTP/1.1\r\nConnection: close\r\n\r\n"
+           b"GET /ping HTTP/1.1\r\n\r\n")  # after Connection: close: never answered
+    out = asyncio.run(exchange(raw))
+    responses = out.split(b"HTTP/1.1 ")[1:]
+    assert len(responses) == 3
+    assert responses[0].startswith(b"200") and responses[0].endswith(b"\r\n\r\npong")
+    assert b'"id":3' in responses[1] and b'"result":null' in responses[1]
+    assert responses[2].startswith(b"404") and b"Connection: close" in responses[2]
+    bad = asyncio.run(exchange(b"BROKEN\r\n\r\n"))
+    assert bad.startswith(b"HTTP/1.1 400")
+    wrong = asyncio.run(exchange(b"GET /jsonrpc/0 HTTP/1.1\r\n\r\n"))
+    assert wrong.startswith(b"HTTP/1.1 405")
+    assert render_response(200, b"x", "text/plain", True).endswith(b"Content-Length: 1\r\nConnection: keep-alive\r\n\r\nx")
+    assert read_request  # exported for other servers on the phone
+
+
+# ============================================================================ end to end
+adbutils = pytest.importorskip("adbutils")
+u2 = pytest.importorskip("uiautomator2")
+ADB = adbutils.adb_path()
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Host:
+    port: int
+    env: dict[str, str]
+
+    def adb(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run([ADB, "-P", str(self.port), *args], env=self.env, stdin=subprocess.DEVNULL,
+                              capture_output=True, timeout=timeout)
+
+    def client(self) -> "adbutils.AdbClient":
+        return adbutils.AdbClient(host="127.0.0.1", port=self.port, socket_timeout=30)
+
+    def wait_device(self, serial: str, timeout: float = 20) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.adb("devices").stdout.decode().splitlines()[1:]:
+                if line.split()[:2] == [serial, "device"]:
+                    return
+            time.sleep(0.05)
+        raise AssertionError(f"{serial} never came online")
+
+
+@pytest.fixture(scope="module")
+def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Host]:
+    home = tmp_path_factory.mktemp("adbhome_u2")
+    port = _free_port()
+    env = dict(os.environ, HOME=str(home), ANDROID_USER_HOME=str(home / ".android"),
+               ANDROID_ADB_SERVER_PORT=str(port))
+    for k in ("ADB_SERVER_SOCKET", "ANDROID_SERIAL"):
+        env.pop(k, None)
+    h = Host(port, env)
+    r = h.adb("start-server")
+    assert r.returncode == 0, r.stderr
+    try:
+        yield h
+    finally:
+        h.adb("kill-server", timeout=30)  # our private server only
+
+
+@dataclass
+class Rig:
+    host: Host
+    phone: Any
+    server: U2Server
+    d: Any  # uiautomator2.Device
+
+    @property
+    def dev(self) -> "adbutils.AdbDevice":
+        return self.host.client().device(self.phone.serial)
+
+
+@pytest.fixture(scope="module")
+def rig(host: Host) -> Iterator[Rig]:
+    from device.virtual.phone import VirtualPhone
+    from device.virtual.u2server import install_u2server
+
+    phone = VirtualPhone({"seed": 3})
+    phone.start()
+    try:
+        server = install_u2server(phone)
+        r = host.adb("connect", phone.serial)
+        assert b"connected to" in r.stdout, r
+        host.wait_device(phone.serial)
+        # u2.connect(serial) resolves the serial through adbutils' module-level client: point it
+        # at OUR adb server (never the shared default one) for the duration of the module
+        saved = adbutils.adb
+        adbutils.adb = host.client()
+        try:
+            d = u2.connect(phone.serial)
+            yield Rig(host, phone, server, d)
+            d.stop_uiautomator(wait=False)
+        finally:
+            adbutils.adb = saved
+    finally:
+        host.adb("disconnect", phone.serial)
+        phone.stop()
+
+
+def _go_home(rig: Rig) -> None:
+    rig.d.press("home")
+    deadline = time.monotonic() + 5
+    while rig.phone.foreground()[0] != "com.android.launcher3" and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert rig.phone.foreground()[0] == "com.android.launcher3"
+
+
+def test_connect_bootstraps_like_a_phone(rig: Rig) -> None:
+    """u2 pushed its real u2.jar (md5-checked through the phone's shell) and started the
+    server process; port 9008 is open only while that process runs."""
+    from uiautomator2.core import _http_request
+    from uiautomator2.utils import with_package_resource
+
+    with with_package_resource("assets/u2.jar") as jar:
+        local = Path(jar).read_bytes()
+    assert rig.phone.fs.read_bytes("/data/local/tmp/u2.jar") == local
+    md5 = rig.dev.shell(["toybox", "md5sum", "/data/local/tmp/u2.jar"])
+    assert hashlib.md5(local).hexdigest() in md5
+    assert _http_request(rig.dev, 9008, "GET", "/ping").content == b"pong"
+    rig.d.stop_uiautomator()  # closes the app_process stream → port 9008 refuses
+    with pytest.raises(Exception):
+        _http_request(rig.dev, 9008, "GET", "/ping", timeout=3)
+    syncs = sum(1 for r in rig.phone.adbd.server.stream_log if r.service.startswith("sync"))
+    rig.d.start_uiautomator()  # relaunch and /ping; no push this time (the md5 matches)
+    assert sum(1 for r in rig.phone.adbd.server.stream_log if r.service.startswith("sync")) == syncs
+    assert any("app_process" in r.service for r in rig.phone.adbd.server.stream_log)
+    assert rig.d.info["displayWidth"] == 1080
+
+
+def test_info_and_window_size(rig: Rig) -> None:
+    info = rig.d.info
+    assert (info["displayWidth"], info["displayHeight"]) == (1080, 2400)
+    assert info["displayRotation"] == 0 and info["naturalOrientation"] is True
+    assert info["screenOn"] is True
+    assert info["sdkInt"] == int(rig.dev.getprop("ro.build.version.sdk"))
+    assert info["productName"] == rig.dev.getprop("ro.product.name")
+    dens = rig.phone.density
+    assert info["displaySizeDpX"] == round(1080 * 160 / dens)
+    assert info["currentPackageName"] == rig.phone.foreground()[0]
+    assert tuple(rig.d.window_size()) == (1080, 2400)
+
+
+def test_screenshot_is_the_phone_screen(rig: Rig) -> None:
+    import numpy as np
+    from PIL import Image
+
+    _go_home(rig)
+    time.sleep(rig.phone.animation_ms() / 1000 + 0.05)
+    img = rig.d.screenshot()
+    assert img.size == (1080, 2400) and img.mode == "RGB"
+    ref = Image.open(io.BytesIO(rig.phone.screenshot_png())).convert("RGB")
+    diff = np.abs(np.asarray(img, np.int16) - np.asarray(ref, np.int16)).mean()
+    assert diff < 6, diff  # JPEG q80 of the same frame
+    small = base64.b64decode(rig.d.jsonrpc.takeScreenshot(0.5, 50))
+    assert Image.open(io.BytesIO(small)).size == (540, 1200)
+
+
+def test_dump_hierarchy_parses_and_matches_the_sim(rig: Rig) -> None:
+    _go_home(rig)
+    xml = rig.d.dump_hierarchy()
+    h = parse_hierarchy(xml)
+    assert h.screen == (1080, 2400) and len(h.elements) > 5
+    sim_texts = {e.text for e in rig.phone.observation().elements if e.text}
+    got = {e.text for e in h.elements if e.text}
+    assert "Settings" in got and sim_texts <= got
+    assert xml == rig.phone.hierarchy_xml()  # the dump, byte for byte
+    pretty = rig.d.dump_hierarchy(pretty=True, max_depth=1)
+    assert len(parse_hierarchy(pretty).elements) <= len(h.elements)
+
+
+def test_click_coordinates_opens_an_app(rig: Rig) -> None:
+    _go_home(rig)
+    node = rig.d(text="Settings").info
+    b = node["bounds"]
+    rig.d.click((b["left"] + b["right"]) // 2, (b["top"] + b["bottom"]) // 2)
+    assert rig.d.app_current()["package"] == "com.android.settings"
+    assert rig.phone.read_state().foreground.app == "settings"
+    rig.d.press("back")
+    assert rig.phone.foreground()[0] == "com.android.launcher3"
+
+
+def test_selector_click_exists_and_not_found(rig: Rig) -> None:
+    _go_home(rig)
+    assert rig.d(text="Settings").exists
+    assert not rig.d(text="No such label 🙃").exists
+    assert rig.d(text="Settings").count >= 1
+    with pytest.raises(u2.UiObjectNotFoundError):
+        rig.d(text="No such label 🙃").click(timeout=0.3)
+    with pytest.raises(u2.UiObjectNotFoundError):
+        rig.d(text="No such label 🙃").get_text(timeout=0.3)
+    rig.d(text="Settings").click()
+    assert rig.d.app_current()["package"] == "com.android.settings"
+    assert rig.d(text="Settings").wait(timeout=3)  # the app's title
+    _go_home(rig)
+    assert rig.d(packageName="com.android.settings").wait_gone(timeout=3)
+    # u2's xpath engine reads dump_hierarchy with lxml, then clicks through JSON-RPC
+    rig.d.xpath('//*[@text="Settings"]').click(timeout=5)
+    assert rig.phone.foreground()[0] == "com.android.settings"
+    _go_home(rig)
+
+
+def test_swipe_and_touch_events(rig: Rig) -> None:
+    _go_home(rig)
+    assert rig.phone.state_data()["ui"]["drawer"] is False
+    rig.d.swipe(540, 1900, 540, 600, 0.2)  # swipe up on home: the app drawer
+    assert rig.phone.state_data()["ui"]["drawer"] is True
+    _go_home(rig)
+    # the same gesture as raw MotionEvents: DOWN, MOVEs, UP → one swipe
+    rig.d.touch.down(540, 1900).move(540, 1500).move(540, 900).up(540, 600)
+    assert rig.phone.state_data()["ui"]["drawer"] is True
+    _go_home(rig)
+    # a raw DOWN/UP pair at an icon is a tap (u2's d.touch → injectInputEvent)
+    x, y = rig.d(text="Settings").center()
+    rig.d.touch.down(x, y).up(x, y)
+    assert rig.phone.foreground()[0] == "com.android.settings"
+    _go_home(rig)
+
+
+def test_shade_screen_power_and_orientation(rig: Rig) -> None:
+    import numpy as np
+
+    _go_home(rig)
+    rig.d.open_notification()
+    assert rig.phone.state_data()["ui"]["shade"] == "notifications"
+    rig.d.open_quick_settings()
+    assert rig.phone.state_data()["ui"]["shade"] == "quick"
+    rig.d.press("back")
+    assert rig.phone.state_data()["ui"]["shade"] is None
+    rig.d.screen_off()
+    assert rig.d.info["screenOn"] is False and rig.d.jsonrpc.isScreenOn() is False
+    assert np.asarray(rig.d.screenshot()).max() < 20  # a dark screen
+    rig.d.screen_on()
+    assert rig.d.info["screenOn"] is True
+    assert rig.d.orientation == "natural"
+    rig.d.freeze_rotation(True)
+    rig.d.orientation = "natural"
+    with pytest.raises(u2.exceptions.RPCUnknownError, match="portrait-only"):
+        rig.d.orientation = "left"  # the sim cannot rotate: said so, not faked
+
+
+def _selected_contacts(rig: Rig) -> list[Any]:
+    return list(rig.phone.state_data()["ui"].get("ct_sel") or [])
+
+
+def test_long_press_paths(rig: Rig) -> None:
+    """Long press through UiObject.long_click (click(x, y, ms)) and through raw MotionEvents
+    held past Android's long-press timeout; a short DOWN/UP is a tap, not a long press."""
+    rig.d.app_start("com.android.contacts", stop=True)
+    row = rig.d(text="Aiko Jensen")
+    assert row.wait(timeout=5)
+    assert _selected_contacts(rig) == []
+    row.long_click()  # default 0.5 s
+    assert len(_selected_contacts(rig)) == 1
+    rig.d.press("back")  # leave selection mode
+    rig.d.app_start("com.android.contacts", stop=True)
+    assert rig.d(text="Amelia Dubois").wait(timeout=5)
+    x, y = rig.d(text="Amelia Dubois").center()
+    rig.d.touch.down(x, y).sleep(0.5).up(x, y)
+    assert len(_selected_contacts(rig)) == 1
+    rig.d.app_start("com.android.contacts", stop=True)
+    assert rig.d(text="Amelia Dubois").wait(timeout=5)
+    rig.d.touch.down(x, y).up(x, y)  # a tap opens the contact instead
+    assert _selected_contacts(rig) == []
+    assert rig.phone.state_data()["ui"]["tasks"]["contacts"][-1]["s"] != "main"
+    _go_home(rig)
+
+
+def test_clipboard_round_trips_unicode(rig: Rig) -> None:
+    text = "剪贴板 ✂️ 'quote' \"dq\" $(id) `x`"
+    rig.d.clipboard = text
+    assert rig.d.clipboard == text
+    assert rig.phone.get_clipboard() == text
+
+
+TYPED = "你好 👋 '; $(id)"
+
+
+def _search_field(rig: Rig) -> Any:
+    """Contacts' search: tapping the bar opens a focused EditText (sim field ``ct_query``)."""
+    rig.d.app_start("com.android.contacts")
+    rig.d(text="Search contacts").click(timeout=5)
+    field = rig.d(className="android.widget.EditText", focused=True)
+    assert field.wait(timeout=3)
+    assert rig.phone.has_focused_field()
+    return field
+
+
+def _field_value(rig: Rig) -> str:
+    ui = rig.phone.state_data()["ui"]
+    return ui["fields"][ui["focus"]]
+
+
+def test_send_keys_lands_literally(rig: Rig) -> None:
+    field = _search_field(rig)
+    # the public path: uiautomator2's IME is installed, so u2 switches to it and broadcasts
+    # ADB_KEYBOARD_INPUT_TEXT with base64 text through the phone's shell
+    rig.d.send_keys(TYPED, clear=True)
+    assert _field_value(rig) == TYPED
+    assert field.get_text() == TYPED
+    # the JSON-RPC path (clipboard + pasteClipboard) that _Device.send_keys takes without the IME
+    rig.d.jsonrpc.clearInputText()
+    assert _field_value(rig) == ""
+    rig.d.clipboard = TYPED
+    assert rig.d.jsonrpc.pasteClipboard() is True
+    assert _field_value(rig) == TYPED
+    # UiObject.set_text replaces the text; set_text("") clears it
+    field.set_text("½ ∑ 🎉 \\n")
+    assert _field_value(rig) == "½ ∑ 🎉 \\n"
+    field.clear_text()
+    assert _field_value(rig) == ""
+    # setText on a view that is not a text field is refused (false), nothing typed
+    assert rig.d.jsonrpc.setText({"mask": 0x10, "className": "android.widget.ImageButton", "childOrSibling": [],
+                                  "childOrSiblingSelector": []}, "x") is False
+    _go_home(rig)
+
+
+def test_toasts(rig: Rig) -> None:
+    rig.d.toast.reset()
+    assert rig.d.last_toast is None
+    rig.d.toast.show("Hello 🍞", 1.0)
+    assert rig.phone.state_data()["ui"]["toast"]["text"] == "Hello 🍞"  # on the sim's screen
+    assert rig.d.last_toast == "Hello 🍞"
+    rig.d.clear_toast()
+    assert rig.d.last_toast is None  # cleared, although the toast may still be on screen
+    # a toast an app shows after a touch is caught too
+    rig.phone.mutate(lambda d: d["ui"].update(toast={"text": "Saved ✓", "ttl": 2}))
+    rig.d.press("volume_up")
+    assert rig.d.last_toast == "Saved ✓"
+    rig.d.clear_toast()
+
+
+def test_unknown_method_is_an_rpc_error_not_a_crash(rig: Rig) -> None:
+    with pytest.raises(u2.exceptions.RPCUnknownError) as ei:
+        rig.d.jsonrpc.thisMethodDoesNotExist(1, 2)
+    assert "-32601" in str(ei.value)
+    assert rig.d.info["displayWidth"] == 1080  # still serving
+
+
+def test_keepalive_on_one_adb_stream(rig: Rig) -> None:
+    """Two requests on one ``tcp:9008`` stream (http.client keeps the socket)."""
+    from http.client import HTTPConnection
+
+    class Conn(HTTPConnection):
+        def connect(self) -> None:
+            self.sock = rig.dev.create_connection(adbutils.Network.TCP, 9008)
+
+    c = Conn("localhost", 9008, timeout=20)
+    c.request("GET", "/ping")
+    assert c.getresponse().read() == b"pong"
+    c.request("POST", "/jsonrpc/0", json.dumps({"jsonrpc": "2.0", "id": 1, "method": "deviceInfo", "params": {}}),
+              {"Content-Type": "application/json"})
+    assert json.loads(c.getresponse().read())["result"]["displayHeight"] == 2400
+    c.close()
+
+
+def test_latency_p50(rig: Rig) -> None:
+    """p50 of screenshot and dump_hierarchy through the whole stack (u2 → adb → adbd → sim)."""
+    _go_home(rig)
+    rig.d.screenshot()
+    shots, dumps = [], []
+    for _ in range(15):
+        t0 = time.perf_counter()
+        rig.d.screenshot()
+        shots.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        rig.d.dump_hierarchy()
+        dumps.append(time.perf_counter() - t0)
+    # the same right after an input event: the phone must render a new frame first
+    fresh_shots, fresh_dumps = [], []
+    for i in range(10):
+        rig.d.press("volume_down" if i % 2 else "volume_up")
+        t0 = time.perf_counter()
+        rig.d.screenshot()
+        fresh_shots.append(time.perf_counter() - t0)
+        rig.d.press("volume_down" if i % 2 else "volume_up")
+        t0 = time.perf_counter()
+        rig.d.dump_hierarchy()
+        fresh_dumps.append(time.perf_counter() - t0)
+    METRICS["u2_screenshot_p50_ms"] = statistics.median(shots) * 1000
+    METRICS["u2_dump_hierarchy_p50_ms"] = statistics.median(dumps) * 1000
+    METRICS["u2_screenshot_after_input_p50_ms"] = statistics.median(fresh_shots) * 1000
+    METRICS["u2_dump_hierarchy_after_input_p50_ms"] = statistics.median(fresh_dumps) * 1000
+    print("\nu2 latency (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in METRICS.items()))
+    assert METRICS["u2_screenshot_p50_ms"] < 3000
+    assert METRICS["u2_dump_hierarchy_p50_ms"] < 3000

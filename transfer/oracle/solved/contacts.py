@@ -1,0 +1,274 @@
+"""Oracle solutions for Contacts templates.
+
+Contacts are created, edited, starred and deleted with ``skills.contacts``; numbers are typed
+the way the instruction writes them. Query answers are read from the contact card (or, for
+favorites, from the people list's Favorites section).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actionmap.actions import Scroll
+from actionmap.observation import UIElement
+
+from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
+from ..skills import contacts as K
+from ..solutions import solution
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def create_contact_phones(ctx: Ctx, name: str, phones: list[tuple[str, str]], email: str | None = None,
+                          company: str | None = None) -> Skill:
+    """Create a contact with several labelled phone numbers (``[(number, 'mobile'|'work'|...)]``)."""
+    yield from K.open_contacts(ctx)
+    yield from K._tap(ctx, desc="Create contact")
+    first, last = K.split_name(name)
+    if first:
+        yield from K._fill(ctx, "first_name", first)
+    if last:
+        yield from K._fill(ctx, "last_name", last)
+    if company:
+        yield from K._fill(ctx, "company", company)
+    for i, (number, label) in enumerate(phones):
+        if i > 0 and not ctx.has(rid=f"phone_{i}"):
+            yield from K._tap(ctx, rid="add_phone")
+        yield from K._fill(ctx, f"phone_{i}", number)
+        yield from K._choose_label(ctx, label, i)
+    if email:
+        yield from K._fill(ctx, "email_0", email)
+    return (yield from K._save(ctx, name.strip() or None))
+
+
+def _section_titles(ctx: Ctx) -> list[UIElement]:
+    return sorted(ctx.find_all(rid="section_title"), key=lambda e: e.bounds.top)
+
+
+def list_favorites(ctx: Ctx) -> Skill:
+    """Names in the people list's Favorites section (scrolling until the section ends)."""
+    yield from K.open_contacts(ctx)
+    names: list[str] = []
+    in_favs = False
+    for _ in range(ctx.max_scrolls):
+        items = sorted([e for e in ctx.obs.elements if K._rid(e, "section_title") or
+                        (K._rid(e, "title") and e.class_name.endswith("TextView") and e.text)],
+                       key=lambda e: e.bounds.top)
+        ended = False
+        for e in items:
+            if K._rid(e, "section_title"):
+                if "favorite" in norm(e.text):
+                    in_favs = True
+                    continue
+                if in_favs:
+                    ended = True
+                    break
+                continue
+            if in_favs and e.text not in names:
+                names.append(e.text)
+        if ended or not ctx.find_all(rid="section_title"):
+            break
+        if not in_favs and _section_titles(ctx):
+            break  # the list starts with a letter: no favorites
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        yield from act(ctx, Scroll(direction="down", target=lst.index if lst else None))
+        if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            break
+    return names
+
+
+def contacts_with_company(ctx: Ctx, company: str) -> Skill:
+    """Names of contacts whose card shows ``company``.
+
+    Google Contacts finds contacts by company through search, so search first and confirm
+    each hit on its card; if search finds none (an app whose search ignores companies), open
+    every contact of the list in turn — slow, but the only way left on screen.
+    """
+    hits = yield from K.search_contact(ctx, company)
+    candidates = hits
+    if not hits:
+        candidates = yield from all_contact_names(ctx)
+    out = []
+    for name in candidates:
+        shown = yield from K.read_contact_field(ctx, name, "company")
+        if norm(shown) == norm(company):
+            out.append(name)
+    return out
+
+
+def all_contact_names(ctx: Ctx) -> Skill:
+    """Every name in the people list (favorites appear twice on screen, once here)."""
+    yield from K.open_contacts(ctx)
+    names: list[str] = []
+    for _ in range(ctx.max_scrolls * 2):
+        rows = ctx.find_all(rid="contact_row")
+        for e in sorted(ctx.obs.elements, key=lambda e: e.bounds.top):
+            if K._rid(e, "title") and e.text and e.text not in names and any(r.bounds.contains(*e.bounds.center) for r in rows):
+                names.append(e.text)
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        yield from act(ctx, Scroll(direction="down", target=lst.index if lst else None))
+        if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            break
+    return names
+
+
+def _p(inst: Any, key: str = "p") -> str:
+    return inst.params[key]["full"]
+
+
+# --- create --------------------------------------------------------------------------------------
+
+@solution("contacts.create_phone")
+def solve_create_phone(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.create_contact(ctx, _p(inst), phone=inst.params["ph"]["text"])
+    yield from complete(ctx)
+
+
+@solution("contacts.create_email")
+def solve_create_email(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.create_contact(ctx, _p(inst), email=inst.params["email"])
+    yield from complete(ctx)
+
+
+@solution("contacts.create_company")
+def solve_create_company(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.create_contact(ctx, _p(inst), phone=inst.params["ph"]["text"], company=inst.params["company"])
+    yield from complete(ctx)
+
+
+@solution("train.contacts.create_two_phones")
+def solve_create_two_phones(ctx: Ctx, inst: Any) -> Skill:
+    yield from create_contact_phones(ctx, _p(inst), [(inst.params["ph"]["text"], "mobile"),
+                                                      (inst.params["ph2"]["text"], "work")])
+    yield from complete(ctx)
+
+
+@solution("train.contacts.create_phone_email")
+def solve_create_phone_email(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.create_contact(ctx, _p(inst), phone=inst.params["ph"]["text"], email=inst.params["email"])
+    yield from complete(ctx)
+
+
+@solution("train.contacts.create_first_only")
+def solve_create_first_only(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.create_contact(ctx, inst.params["first"], phone=inst.params["ph"]["text"])
+    yield from complete(ctx)
+
+
+# --- edit ----------------------------------------------------------------------------------------
+
+@solution("contacts.edit_number")
+def solve_edit_number(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.edit_contact_phone(ctx, _p(inst), inst.params["ph2"]["text"])
+    yield from complete(ctx)
+
+
+@solution("train.contacts.add_email", "train.contacts.edit_email")
+def solve_edit_email(ctx: Ctx, inst: Any) -> Skill:
+    value = inst.params["email"] if "email" in inst.params else inst.params["new"]
+    yield from K.edit_contact_field(ctx, _p(inst), "email", value)
+    yield from complete(ctx)
+
+
+@solution("train.contacts.set_company")
+def solve_set_company(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.edit_contact_field(ctx, _p(inst), "company", inst.params["company"])
+    yield from complete(ctx)
+
+
+@solution("train.contacts.remove_company")
+def solve_remove_company(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.edit_contact_field(ctx, _p(inst), "company", "")
+    yield from complete(ctx)
+
+
+@solution("train.contacts.rename")
+def solve_rename(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.edit_contact_field(ctx, _p(inst), "name", _p(inst, "q"))
+    yield from complete(ctx)
+
+
+@solution("contacts.favorite", "contacts.unfavorite")
+def solve_favorite(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.set_starred(ctx, _p(inst), inst.template_id == "contacts.favorite")
+    yield from complete(ctx)
+
+
+@solution("train.contacts.star_two")
+def solve_star_two(ctx: Ctx, inst: Any) -> Skill:
+    for rec in inst.params["ps"][:2]:
+        yield from K.set_starred(ctx, rec["name"], True)
+    yield from complete(ctx)
+
+
+@solution("contacts.delete")
+def solve_delete(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.delete_contact(ctx, _p(inst))
+    yield from complete(ctx)
+
+
+@solution("train.contacts.delete_two")
+def solve_delete_two(ctx: Ctx, inst: Any) -> Skill:
+    for rec in inst.params["ps"][:2]:
+        yield from K.delete_contact(ctx, rec["name"])
+    yield from complete(ctx)
+
+
+# --- queries -------------------------------------------------------------------------------------
+
+@solution("contacts.query_phone")
+def solve_query_phone(ctx: Ctx, inst: Any) -> Skill:
+    phone = yield from K.read_contact_field(ctx, _p(inst), "phone")
+    yield from answer(ctx, phone=phone)
+
+
+@solution("train.contacts.query_work_number")
+def solve_query_work_number(ctx: Ctx, inst: Any) -> Skill:
+    phone = yield from K.read_contact_field(ctx, _p(inst), "phone", label="work")
+    yield from answer(ctx, phone=phone)
+
+
+@solution("contacts.query_email")
+def solve_query_email(ctx: Ctx, inst: Any) -> Skill:
+    email = yield from K.read_contact_field(ctx, _p(inst), "email")
+    yield from answer(ctx, email=email)
+
+
+@solution("contacts.query_company")
+def solve_query_company(ctx: Ctx, inst: Any) -> Skill:
+    company = yield from K.read_contact_field(ctx, _p(inst), "company")
+    yield from answer(ctx, company=company)
+
+
+@solution("test.query.contact_card")
+def solve_query_contact_card(ctx: Ctx, inst: Any) -> Skill:
+    company = yield from K.read_contact_field(ctx, _p(inst), "company")
+    email = yield from K.read_contact_field(ctx, _p(inst), "email")
+    yield from answer(ctx, company=company, email=email)
+
+
+@solution("train.contacts.query_favorites")
+def solve_query_favorites(ctx: Ctx, inst: Any) -> Skill:
+    names = yield from list_favorites(ctx)
+    if not names:
+        raise OracleError("no Favorites section in the people list")
+    yield from answer(ctx, names=names)
+
+
+@solution("train.contacts.query_by_company")
+def solve_query_by_company(ctx: Ctx, inst: Any) -> Skill:
+    names = yield from contacts_with_company(ctx, inst.params["company"])
+    if len(names) != 1:
+        raise OracleError(f"{len(names)} contacts work at {inst.params['company']!r}: {names}")
+    yield from answer(ctx, name=names[0])
+
+
+@solution("train.contacts.query_count_company")
+def solve_query_count_company(ctx: Ctx, inst: Any) -> Skill:
+    names = yield from contacts_with_company(ctx, inst.params["company"])
+    yield from answer(ctx, count=len(names))
+
+
+__all__ = ["all_contact_names", "contacts_with_company", "create_contact_phones", "list_favorites"]
