@@ -97,6 +97,7 @@ class DeviceEnv:
         self._last_hier: Hierarchy | None = None
         self._state_cache: WorldState | None = None
         self._text_ctx: tuple[UIElement | None, str, str] = (None, "", "")
+        self._dirty_apps: set[str] = set()
         self.closed = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -104,7 +105,8 @@ class DeviceEnv:
     def info(self) -> dict[str, Any]:
         pf = self.pf
         return {"serial": self.serial, "model": pf.model if pf else None, "virtual": pf.virtual if pf else None,
-                "manufacturer": pf.manufacturer if pf else None, "family": pf.family if pf else None}
+                "manufacturer": pf.manufacturer if pf else None, "family": pf.family if pf else None,
+                "flavor": pf.flavor if pf else None}
 
     def start(self) -> Preflight:
         """Preflight, wake, tweaks, uiautomator2, and clean up after a crashed earlier run."""
@@ -225,6 +227,8 @@ class DeviceEnv:
             self._restore_ime()
         except (DeviceLost, DeviceCommandError) as e:
             log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
+        if self.observer is not None:
+            self.observer.close()
         if self.u2 is not None:
             try:
                 self.u2.stop_uiautomator(wait=False)
@@ -255,6 +259,9 @@ class DeviceEnv:
                 raise UnsafeTask(reason)
         raw = getattr(setup, "setup", setup)
         patch = raw if isinstance(raw, StatePatch) else StatePatch.model_validate(raw or {})
+        for app in sorted(self._dirty_apps - {"launcher"}):  # apps the last episode left mid-way: back to root
+            inp.open_app(app, fresh=True)
+        self._dirty_apps.clear()
         inp.key("home")
         self._state_cache = None
         self.journal, self.setup_report = writer.apply(patch)
@@ -262,7 +269,7 @@ class DeviceEnv:
             self._state_cache = reader.read()
             inp.key("home")
         if patch.start.app and patch.start.app != "launcher":
-            why = inp.open_app(patch.start.app)
+            why = inp.open_app(patch.start.app, fresh=True)
             if why:
                 raise SetupError(f"start screen: {why}")
         self._step = 0
@@ -293,6 +300,8 @@ class DeviceEnv:
         if obs.screen.rotation != rot:  # the phone rotated: rotation-aware geometry from now on
             self.pf.rotation = obs.screen.rotation
         self._last_obs, self._last_hier = obs, hier
+        if obs.foreground.app:
+            self._dirty_apps.add(obs.foreground.app)
         return obs, meta
 
     def step(self, action: Action) -> tuple[Observation, StepInfo]:
@@ -563,6 +572,7 @@ class DeviceEnv:
     def probe_open(self, app: str) -> None:
         inp, observer, _r, _w = self._ready()
         inp.open_app(app)
+        self._dirty_apps.add(app)
         observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
 
     def probe_elements(self) -> list[UIElement]:

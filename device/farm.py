@@ -247,7 +247,7 @@ class DeviceFarm:
         try:
             pf = env.start()
             dev.model, dev.virtual = pf.model, pf.virtual
-            info.update(model=pf.model, virtual=pf.virtual, flavor="device", profile=pf.model)
+            info.update(model=pf.model, virtual=pf.virtual, flavor=pf.flavor, profile=pf.model)
         except Exception as e:  # noqa: BLE001 - a phone that cannot start is quarantined; try another
             self.release(dev.serial, broken=True, error=f"start: {type(e).__name__}: {e}")
             return self.lease(max(1.0, deadline - time.monotonic()), exclude=(exclude or set()) | {dev.serial})

@@ -197,8 +197,13 @@ class InputDriver:
         self._apps[app_id] = comp
         return app_id, comp
 
-    def open_app(self, app: str) -> str | None:
-        """Open an app by canonical id or name; returns why not (None = opened)."""
+    def open_app(self, app: str, *, fresh: bool = False) -> str | None:
+        """Open an app by canonical id or name; returns why not (None = opened).
+
+        ``fresh`` clears the app's task first (``--activity-clear-task``): the app opens at its
+        root screen, as a reset simulator phone does, without killing its process (a
+        force-stop would also cancel the app's alarms on a real phone).
+        """
         app_id, comp = self.resolve_app(app)
         if app_id is None:
             return f"unknown app {app!r}; known: {', '.join(APP_IDS)}"
@@ -208,7 +213,7 @@ class InputDriver:
         if comp is None:
             return f"app {app_id!r} is not installed on this phone"
         r = self.shell.run(["am", "start", "-n", comp.component, "-a", "android.intent.action.MAIN",
-                            "-c", "android.intent.category.LAUNCHER"])
+                            "-c", "android.intent.category.LAUNCHER", *(["--activity-clear-task"] if fresh else [])])
         if r.rc not in (0, None) or re.search(r"^Error|Exception|does not exist", r.text, re.M):
             r2 = self.shell.run(["monkey", "-p", comp.package, "-c", "android.intent.category.LAUNCHER", "1"])
             if "No activities found" in r2.text or "Error" in r2.text:

@@ -19,14 +19,15 @@ import base64
 import hashlib
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from actionmap.observation import Foreground, Observation, Screen
 from device.adbshell import Shell
-from device.parsers import (Hierarchy, ParseError, WindowInfo, foreground_state, parse_dumpsys_window,
-                            parse_hierarchy)
+from device.parsers import (Hierarchy, ParseError, WindowInfo, foreground_state, parse_dumpsys_power,
+                            parse_dumpsys_window, parse_hierarchy)
 
 __all__ = ["Observer", "FrameInfo", "ObserveMeta", "frame_stats", "is_black"]
 
@@ -115,6 +116,24 @@ class Observer:
         self.screenshots = screenshots
         self._u2_shot_ok = u2 is not None
         self._u2_dump_ok = u2 is not None
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix=f"observe-{shell.serial}")
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    def _safe_screenshot(self) -> FrameInfo:
+        try:
+            return self.screenshot()
+        except Exception as e:  # noqa: BLE001 - a failed capture is reported, a lost phone is raised
+            if not self.shell.alive():
+                raise
+            return FrameInfo(error=f"{type(e).__name__}: {e}"[:200])
+
+    def _screen_off(self) -> bool:
+        try:
+            return parse_dumpsys_power(self.shell.out(["dumpsys", "power"])).screen_on is False
+        except ParseError:
+            return False
 
     # --- raw captures ----------------------------------------------------------------------------
     def screenshot(self) -> FrameInfo:
@@ -196,23 +215,23 @@ class Observer:
 
     # --- the observation -----------------------------------------------------------------------------
     def observe(self, *, step: int, display: tuple[int, int], density: int, rotation: int = 0,
-                xml: str | None = None, meta: ObserveMeta | None = None, blank_retries: int = 3,
-                screen_on: bool | None = None) -> tuple[Observation, ObserveMeta, Hierarchy | None]:
+                xml: str | None = None, meta: ObserveMeta | None = None,
+                blank_retries: int = 3) -> tuple[Observation, ObserveMeta, Hierarchy | None]:
         meta = meta or ObserveMeta()
         t0 = time.perf_counter()
-        frame = FrameInfo()
-        if self.screenshots:
-            try:
-                frame = self.screenshot()
-            except Exception as e:  # noqa: BLE001
-                if not self.shell.alive():
-                    raise
-                frame = FrameInfo(error=f"{type(e).__name__}: {e}"[:200])
+        # the screenshot and `dumpsys window` run while this thread dumps the hierarchy:
+        # three independent adb streams, so a phone serves them at the same time
+        shot_f = self._pool.submit(self._safe_screenshot) if self.screenshots else None
+        win_f = self._pool.submit(self.window)
+        if xml is None:
+            xml, meta.hierarchy_source = self.hierarchy_xml()
+            meta.dumps += 1
+        frame = shot_f.result() if shot_f is not None else FrameInfo()
         t_shot = time.perf_counter()
         if frame.error:
             meta.screenshot, meta.screenshot_error = "failed", frame.error
         elif frame.data and frame.black:
-            meta.screenshot = "off" if screen_on is False else "secure"
+            meta.screenshot = "off" if self._screen_off() else "secure"
         W, H = (frame.width, frame.height) if frame.width else display
         # hierarchy: parse against the frame; retry blank dumps (transitions, secure windows)
         hier: Hierarchy | None = None
@@ -234,7 +253,7 @@ class Observer:
         if hier is not None:
             meta.hierarchy_warnings += hier.warnings
         t_dump = time.perf_counter()
-        win = self.window()
+        win = win_f.result()
         fg = foreground_state(win, None)
         if fg.package is None and hier is not None and hier.packages:
             pkgs = [p for p in hier.packages if p != "com.android.systemui"]

@@ -59,6 +59,8 @@ class Preflight(BaseModel):
     android_version: str | None = None
     sdk: int | None = None
     family: str = "aosp"
+    flavor: str = Field("aosp", description="App structure the phone follows: the virtual phone's "
+                                            "ro.s2r.flavor, else the device family (aosp, xiaomi, samsung).")
     timezone: str | None = None
     physical_size: tuple[int, int] | None = None
     natural_size: tuple[int, int] | None = Field(None, description="Effective size at rotation 0 (override wins).")
@@ -146,6 +148,7 @@ def run_preflight(shell: Shell, *, probe_input: bool = True) -> Preflight:
                                                              info.sdk)
     pf.virtual = is_virtual(props)
     pf.family = registry().family_of(info.manufacturer)
+    pf.flavor = (props.get("ro.s2r.flavor") if pf.virtual else None) or pf.family
     pf.timezone = props.get("persist.sys.timezone") or None
 
     try:

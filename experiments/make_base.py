@@ -38,7 +38,9 @@ def main() -> None:
     from transfer.train.bc import collect_demos, train_bc
 
     torch.manual_seed(args.seed)
-    ids = sorted(t.id for t in load_templates("train"))
+    from transfer.oracle.solutions import solution_for
+
+    ids = sorted(t.id for t in load_templates("train") if solution_for(t.id) is not None)
     random.Random(args.seed).shuffle(ids)
     chosen = sorted(ids[: args.templates])
     insts = [get_template(t).instantiate(s) for t in chosen for s in range(args.seeds)]

@@ -136,6 +136,28 @@ def run_one(template_id: str, seed: int, flavor: str, *, pool: Any = None, attem
     return OracleOutcome(**base, error=f"infra: {err}"[:1000], seconds=time.perf_counter() - t0)
 
 
+def warm_up(pool: Any, workers: int) -> None:
+    """Open the pool's pages before timing-sensitive episodes start.
+
+    Why: pages boot lazily, and while several boot at once the machine is busy enough that
+    a tap on a page already in use can be held past the long-press timeout (the app then
+    opens selection mode instead of the item). Episodes start only on a settled pool.
+    """
+    from actionmap.actions import OpenApp
+    from sim.env import SimEnv
+
+    apps = ("settings", "clock", "contacts", "phone", "messages", "calendar", "files", "calculator")
+
+    def one(i: int) -> None:
+        env = SimEnv("default", FLAVORS[i % len(FLAVORS)], pool=pool, screenshots=False)  # type: ignore[arg-type]
+        env.reset(None)
+        for app in apps:  # every app's code loaded and rendered once on the pages
+            env.step(OpenApp(app=app))
+
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as ex:
+        list(ex.map(one, range(max(1, workers))))
+
+
 def check(split: str | None, seeds: Iterable[int], flavors: Sequence[str] = FLAVORS, *, tasks: Sequence[str] | None = None,
           workers: int = 3, pool: Any = None, progress: bool = False) -> list[OracleOutcome]:
     """Every (template × seed × flavor) of ``split`` (or just ``tasks``), run on a thread pool."""
@@ -155,6 +177,7 @@ def check(split: str | None, seeds: Iterable[int], flavors: Sequence[str] = FLAV
         from sim.runtime import Runtime
 
         pool = SimPool(Runtime.get(), pages_per_profile=max(1, workers))
+    warm_up(pool, workers)
     lock = threading.Lock()
     done = [0]
 

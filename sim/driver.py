@@ -4,12 +4,28 @@ Input goes through Chrome DevTools ``Input.dispatchTouchEvent`` / ``dispatchKeyE
 ``insertText``: the page receives genuine touch and keyboard events (with touch
 semantics: a long press is a held touch, a swipe is a stream of moves), exactly as it would
 from a finger, so the apps' own handlers decide what happens.
+
+The hot path (one step = input, settle, elements, a 1080x2400 screenshot) talks to the page
+over the slot's own DevTools session rather than through Playwright's page API, because
+every Playwright call is several protocol round trips (a screenshot alone is five: layout
+metrics, a prepare script in every frame, ``fonts.ready``, the capture, a restore script).
+Two facts make the raw session safe:
+
+* Device emulation in Chromium belongs to the DevTools session that set it, and a capture
+  is scaled by the emulation of the session that asked for it. So the slot's session sets
+  the very same device metrics Playwright set on its own (:func:`device_metrics`); without
+  that a raw capture comes back at CSS size, or a clipped one resets the pixel ratio to 1.
+* A capture asks the renderer for a fresh frame, so it shows everything the page did before
+  the request. :func:`observe` therefore awaits every call that changes the page first, and
+  only then captures while the elements snapshot runs (the two overlap).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import json
+import struct
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -17,11 +33,41 @@ from typing import Any
 from .profiles import DeviceProfile
 
 SETTLE_JS = "() => new Promise(r => requestAnimationFrame(() => setTimeout(() => r(window.S2R.renders), 0)))"
+"""Let one animation frame and the tasks queued behind it run (kept for callers that import it)."""
+
+_SETTLED_SNAPSHOT = ("new Promise(r => requestAnimationFrame(() => setTimeout(() => "
+                     "r(window.S2R.snapshot({w})), 0)))")
+"""Settle, then snapshot, in one round trip (``{w}``: whether the state text comes back too)."""
+
+
+class PageError(RuntimeError):
+    """A script in the page threw (the page may be in an unknown state: it is replaced)."""
+
+
+def context_options(profile: DeviceProfile) -> dict[str, Any]:
+    """``browser.new_context`` keyword arguments for a profile: its viewport and pixel ratio."""
+    vw, vh = profile.viewport
+    return {"viewport": {"width": vw, "height": vh}, "device_scale_factor": profile.dpr, "has_touch": True,
+            "is_mobile": True, "locale": "en-US", "timezone_id": "UTC", "reduced_motion": "reduce"}
+
+
+def device_metrics(profile: DeviceProfile) -> dict[str, Any]:
+    """``Emulation.setDeviceMetricsOverride`` exactly as Playwright sends it for :func:`context_options`."""
+    vw, vh = profile.viewport
+    landscape = vw > vh
+    return {"mobile": True, "width": vw, "height": vh, "screenWidth": vw, "screenHeight": vh,
+            "deviceScaleFactor": profile.dpr,
+            "screenOrientation": {"angle": 90, "type": "landscapePrimary"} if landscape else
+            {"angle": 0, "type": "portraitPrimary"}}
 
 
 @dataclass
 class PageSlot:
-    """A live page in its own browser context (one device profile: viewport and pixel ratio)."""
+    """A live page of one device profile (viewport and pixel ratio), with its own DevTools session.
+
+    Pages of a profile share one browser context (``own_context`` False): a context costs a
+    browser window, so a context per page would pay for one per page.
+    """
 
     page: Any
     context: Any
@@ -31,28 +77,71 @@ class PageSlot:
     dead: bool = False
     uses: int = 0
     created: float = field(default_factory=time.time)
+    own_context: bool = True
 
     async def close(self) -> None:
         try:
-            await self.context.close()
+            if self.own_context:
+                await self.context.close()
+            else:
+                await self.page.close()
         except Exception:  # noqa: BLE001 - closing a crashed page may fail; it is gone either way
             pass
 
 
-async def open_slot(browser: Any, base_url: str, profile: DeviceProfile) -> PageSlot:
-    vw, vh = profile.viewport
-    context = await browser.new_context(viewport={"width": vw, "height": vh}, device_scale_factor=profile.dpr,
-                                        has_touch=True, is_mobile=True, locale="en-US", timezone_id="UTC",
-                                        reduced_motion="reduce")
-    page = await context.new_page()
-    slot_holder: dict[str, PageSlot] = {}
-    page.on("crash", lambda *_: setattr(slot_holder.get("s"), "dead", True) if slot_holder.get("s") else None)
-    await page.goto(f"{base_url}/phone.html?pool=1")
-    await page.wait_for_function("window.S2R && window.S2R.booted === true", timeout=30_000)
-    cdp = await context.new_cdp_session(page)
-    slot = PageSlot(page=page, context=context, cdp=cdp, profile=profile)
+async def new_context(browser: Any, profile: DeviceProfile) -> Any:
+    return await browser.new_context(**context_options(profile))
+
+
+async def open_slot(browser: Any, base_url: str, profile: DeviceProfile, context: Any | None = None) -> PageSlot:
+    """Open a booted phone page; in ``context`` when given (shared), else in a context of its own."""
+    own = context is None
+    if own:
+        context = await new_context(browser, profile)
+    page = None
+    try:
+        page = await context.new_page()
+        slot_holder: dict[str, PageSlot] = {}
+        page.on("crash", lambda *_: setattr(slot_holder["s"], "dead", True) if "s" in slot_holder else None)
+        await page.goto(f"{base_url}/phone.html?pool=1")
+        await page.wait_for_function("window.S2R && window.S2R.booted === true", timeout=30_000)
+        cdp = await context.new_cdp_session(page)
+        await cdp.send("Emulation.setDeviceMetricsOverride", device_metrics(profile))
+    except BaseException:
+        try:
+            if own:
+                await context.close()
+            elif page is not None:
+                await page.close()
+        except Exception:  # noqa: BLE001 - the original error is the one worth raising
+            pass
+        raise
+    slot = PageSlot(page=page, context=context, cdp=cdp, profile=profile, own_context=own)
     slot_holder["s"] = slot
     return slot
+
+
+# --- scripts -----------------------------------------------------------------------------------
+
+def call_js(fn: str, *args: Any) -> str:
+    """A JS expression calling ``fn`` with JSON arguments (ASCII-escaped, so any text survives)."""
+    return f"({fn})({', '.join(json.dumps(a) for a in args)})"
+
+
+async def js(slot: PageSlot, expression: str, await_promise: bool = False) -> Any:
+    """Evaluate an expression in the page's main world over the slot's session; its JSON value."""
+    r = await slot.cdp.send("Runtime.evaluate", {"expression": expression, "returnByValue": True,
+                                                 "awaitPromise": await_promise})
+    exc = r.get("exceptionDetails")
+    if exc:
+        detail = exc.get("exception", {}).get("description") or exc.get("text") or "script error"
+        raise PageError(str(detail)[:500])
+    return r.get("result", {}).get("value")
+
+
+async def load(slot: PageSlot, state: str) -> None:
+    """Show a phone: the page renders ``state`` synchronously."""
+    await js(slot, call_js("(s) => window.S2R.load(s)", state))
 
 
 # --- input -----------------------------------------------------------------------------------
@@ -79,8 +168,10 @@ async def long_press(slot: PageSlot, x: float, y: float, ms: int) -> None:
     await _touch(slot, "touchEnd", [])
 
 
-async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 12,
+async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 6,
                 hold_ms: int = 0) -> None:
+    # Each move is awaited: Chromium coalesces queued touch moves, and the page's fling
+    # speed comes from the last move's distance, so pipelining them would change the gesture.
     await _touch(slot, "touchStart", [(x0, y0)])
     if hold_ms:
         await asyncio.sleep(hold_ms / 1000)
@@ -104,36 +195,80 @@ async def insert_text(slot: PageSlot, text: str) -> None:
 
 
 async def select_all_in_focused(slot: PageSlot) -> None:
-    await slot.page.evaluate("() => { const a = document.activeElement; if (a && a.select) a.select(); }")
+    await js(slot, "(() => { const a = document.activeElement; if (a && a.select) a.select(); })()")
 
 
 # --- observation -----------------------------------------------------------------------------
 
 async def settle(slot: PageSlot, animations: bool = False, cap_s: float = 1.0) -> None:
-    """Wait until the frame is stable: two animation frames, plus animations if enabled."""
-    await slot.page.evaluate(SETTLE_JS)
+    """Wait until the frame is stable: an animation frame and the tasks behind it, plus animations if enabled."""
+    await js(slot, f"({SETTLE_JS})()", await_promise=True)
     if animations:
         await asyncio.sleep(min(cap_s, 0.3))
-        await slot.page.evaluate(SETTLE_JS)
+        await js(slot, f"({SETTLE_JS})()", await_promise=True)
+
+
+def _needs_clip(profile: DeviceProfile) -> bool:
+    vw, vh = profile.viewport
+    return (round(vw * profile.dpr), round(vh * profile.dpr)) != (profile.width_px, profile.height_px)
 
 
 async def screenshot(slot: PageSlot, fmt: str = "jpeg", quality: int = 80) -> bytes:
     """A device-pixel screenshot of exactly the profile's size (e.g. 1080x2400).
 
-    Playwright's device-scale capture is used rather than a raw CDP call: in headless
-    Chromium a raw clipped capture resets the emulated pixel ratio. When the pixel ratio is
-    fractional (440 dpi → 2.75) the viewport is rounded up to whole CSS pixels and the image
-    is cropped back to the profile's size, which costs one re-encode.
+    One ``Page.captureScreenshot`` on the slot's session (which carries the profile's device
+    emulation). When the pixel ratio is fractional (440 dpi → 2.75) the viewport is whole CSS
+    pixels a little larger than the screen, so the capture is clipped to the screen's exact
+    CSS size, which Chromium renders at exactly the profile's pixel size — no re-encode. An
+    image of any other size (emulation lost) falls back to Playwright's capture and a crop.
     """
+    W, H = slot.profile.width_px, slot.profile.height_px
+    params: dict[str, Any] = {"format": fmt, "captureBeyondViewport": False}
+    if fmt in ("jpeg", "webp"):
+        params["quality"] = quality
+    if _needs_clip(slot.profile):
+        params["clip"] = {"x": 0, "y": 0, "width": W / slot.profile.dpr, "height": H / slot.profile.dpr, "scale": 1}
+    r = await slot.cdp.send("Page.captureScreenshot", params)
+    data = base64.b64decode(r["data"])
+    if image_size(data) == (W, H):
+        return data
+    return await _playwright_screenshot(slot, fmt, quality)
+
+
+async def _playwright_screenshot(slot: PageSlot, fmt: str, quality: int) -> bytes:
     kw: dict[str, Any] = {"type": fmt, "scale": "device", "animations": "allow", "caret": "initial"}
     if fmt == "jpeg":
         kw["quality"] = quality
     data = await slot.page.screenshot(**kw)
     W, H = slot.profile.width_px, slot.profile.height_px
-    vw, vh = slot.profile.viewport
-    if (round(vw * slot.profile.dpr), round(vh * slot.profile.dpr)) != (W, H):
+    if image_size(data) != (W, H):
         data = await asyncio.to_thread(_crop, data, W, H, fmt, quality)
     return data
+
+
+def image_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a PNG or JPEG header, without decoding; None if unreadable."""
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if data[:2] != b"\xff\xd8":
+        return None
+    i, n = 2, len(data)
+    while i + 9 < n:
+        if data[i] != 0xFF:
+            return None
+        marker = data[i + 1]
+        if marker == 0xFF:  # fill byte
+            i += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        seg = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            h, w = struct.unpack(">HH", data[i + 5:i + 9])
+            return w, h
+        i += 2 + seg
+    return None
 
 
 def _crop(data: bytes, w: int, h: int, fmt: str, quality: int) -> bytes:
@@ -150,4 +285,30 @@ def _crop(data: bytes, w: int, h: int, fmt: str, quality: int) -> bytes:
 
 
 async def snapshot(slot: PageSlot, with_state: bool = True) -> dict[str, Any]:
-    return await slot.page.evaluate("(w) => window.S2R.snapshot(w)", with_state)
+    return await js(slot, call_js("(w) => window.S2R.snapshot(w)", with_state))
+
+
+async def observe(slot: PageSlot, *, state: str | None = None, with_state: bool = True, shot: bool = True,
+                  fmt: str = "jpeg", quality: int = 80, animations: bool = False) -> tuple[dict[str, Any], bytes]:
+    """Settle, then the elements snapshot and the screenshot, in as few round trips as is safe.
+
+    ``state``: load this phone first. Every call that changes the page is awaited before the
+    capture is requested, so the image can only show the settled page; the snapshot (which
+    waits one frame and the tasks behind it, and changes nothing) runs while the frame is
+    captured and encoded.
+    """
+    if state is not None:
+        await load(slot, state)
+    if animations:
+        await settle(slot, animations=True)
+        snap_expr, wait = call_js("(w) => window.S2R.snapshot(w)", with_state), False
+    else:
+        snap_expr, wait = _SETTLED_SNAPSHOT.format(w=json.dumps(with_state)), True
+    if not shot:
+        return await js(slot, snap_expr, await_promise=wait), b""
+    snap, img = await asyncio.gather(js(slot, snap_expr, await_promise=wait), screenshot(slot, fmt, quality),
+                                     return_exceptions=True)
+    for r in (snap, img):
+        if isinstance(r, BaseException):
+            raise r
+    return snap, img  # type: ignore[return-value]

@@ -137,7 +137,7 @@ class SimEnv:
         kind = ev.get("kind")
         async with self.pool.page(self.profile) as slot:
             if slot.loaded != (self.key, self._version):
-                await slot.page.evaluate("(s) => window.S2R.load(s)", self._state)
+                await driver.load(slot, self._state)
             if kind == "tap":
                 await driver.tap(slot, float(ev["x"]) / d, float(ev["y"]) / d)
             elif kind == "long_press":
@@ -168,9 +168,8 @@ class SimEnv:
                 pass
             else:
                 raise ValueError(f"unknown input event {kind!r}")
-            await driver.settle(slot)
-            snap = await driver.snapshot(slot, with_state=True)
-            shot = await driver.screenshot(slot, self.image_format, self.quality) if observe and self.screenshots else b""
+            snap, shot = await driver.observe(slot, shot=observe and self.screenshots, fmt=self.image_format,
+                                              quality=self.quality)
             if snap.get("state"):
                 self._state = snap["state"]
                 self._version += 1
@@ -187,17 +186,21 @@ class SimEnv:
     async def _arun(self, action: Action | None) -> tuple[Observation, StepInfo]:
         info = StepInfo()
         t0 = time.perf_counter()
+        animations = self.profile.animations or bool(json.loads(self._state)["sys"].get("animations"))
         async with self.pool.page(self.profile) as slot:
             t_acq = time.perf_counter()
-            if slot.loaded != (self.key, self._version):
-                await slot.page.evaluate("(s) => window.S2R.load(s)", self._state)
+            # The phone's state goes into the page once; with no action it rides with the observation.
+            stale = slot.loaded != (self.key, self._version)
+            if stale and action is not None:
+                await driver.load(slot, self._state)
             t_load = time.perf_counter()
             if action is not None:
                 await self._execute(slot, action, info)
-            await driver.settle(slot, animations=self.profile.animations or bool(json.loads(self._state)["sys"].get("animations")))
             t_act = time.perf_counter()
-            snap = await driver.snapshot(slot, with_state=True)
-            shot = await driver.screenshot(slot, self.image_format, self.quality) if self.screenshots else b""
+            # settle, elements and screenshot overlap (see driver.observe)
+            snap, shot = await driver.observe(slot, state=self._state if stale and action is None else None,
+                                              shot=self.screenshots, fmt=self.image_format, quality=self.quality,
+                                              animations=animations)
             t_obs = time.perf_counter()
             if snap.get("state"):
                 self._state = snap["state"]

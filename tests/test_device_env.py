@@ -66,6 +66,36 @@ def _home(env: Any) -> Observation:
     return obs
 
 
+# ============================================================================ geometry (no phone)
+def test_grid_to_display_px_is_rotation_and_scale_aware() -> None:
+    import adbutils
+
+    from actionmap.observation import Screen
+    from device.env import DeviceEnv
+    from device.preflight import Preflight
+
+    env = DeviceEnv("never-contacted", client=adbutils.AdbClient(host="127.0.0.1", port=1))
+    env.pf = Preflight(serial="x", natural_size=(1080, 2400), rotation=1, density=440)
+    # display rotated to landscape, and the frame shows it that way: the grid spans 2400 x 1080
+    env._last_obs = Observation(screen=Screen(width=2400, height=1080, rotation=1))
+    geo = env._geometry()
+    assert (geo.display_w, geo.display_h) == (2400, 1080)
+    assert env._grid_px((0, 0), geo) == (0, 0) and env._grid_px((1000, 1000), geo) == (2399, 1079)
+    assert env._grid_px((500, 500), geo) == (1200, 540)
+    # a capture path that returns the natural (portrait) frame of a rotated display
+    env._last_obs = Observation(screen=Screen(width=1080, height=2400, rotation=1))
+    geo = env._geometry()
+    assert env._grid_px((0, 0), geo) == (0, 1079)  # natural top-left is the display's bottom-left
+    assert env._grid_px((1000, 0), geo) == (0, 0)
+    # a scaled screenshot (half size): element centres map back to display pixels
+    env.pf.rotation = 0
+    env._last_obs = Observation(screen=Screen(width=540, height=1200, rotation=0))
+    geo = env._geometry()
+    assert geo.frame_px(270, 600) == (540, 1200) and geo.frame_px(9999, -5) == (1079, 0)
+    left, top, right, bottom = geo.content_box()
+    assert 0 < left < right < 1080 and 0 < top < bottom < 2400
+
+
 # ============================================================================ preflight
 def test_preflight_matches_the_phone(rig: tuple[Any, Any, Any]) -> None:
     _host, phone, env = rig
@@ -170,6 +200,22 @@ def test_type_unicode_and_shell_metacharacters_literally(rig: tuple[Any, Any, An
     obs, info = env.step(TypeText(text="Ada", clear=True))
     assert info.extra.get("text_verified") is True, info.extra
     assert phone.state_data()["ui"]["fields"].get("ct_query") == "Ada"
+
+
+def test_text_that_cannot_be_typed_is_reported_not_hidden(rig: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = rig
+    obs, _ = env.step(OpenApp(app="contacts"))
+    if not any(e.editable for e in obs.elements):
+        obs, _ = env.step(Tap(target=_find(obs, "Search contacts")))
+    field = next(e for e in obs.elements if e.editable)
+    env.input.only_methods = ["input_text"]  # ASCII only: Unicode cannot go this way
+    try:
+        obs, info = env.step(TypeText(text="数字 123", clear=True, target=field.index))
+    finally:
+        env.input.only_methods = None
+    assert info.error_kind == "bridge" and info.extra.get("text_verified") is False, info
+    assert info.extra["text_mismatch"]["expected"] == "数字 123"
+    assert info.extra["text_attempts"][0]["method"] == "input_text"
 
 
 def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any]) -> None:

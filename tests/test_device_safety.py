@@ -276,3 +276,25 @@ def test_stay_awake_and_animation_tweaks_are_restored(phone_env: tuple[Any, Any,
     assert raw("global", "animator_duration_scale") == "0"
     assert t.restore() == []
     assert {k: raw("global", k) for k in before} == before
+
+
+def test_timer_setup_is_tagged_and_reported_as_left(phone_env: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = phone_env
+    j, rep = env.writer.apply({"add": {"timers": [{"duration_s": 300, "remaining_s": 300, "label": "Tea 🍵"}]}})
+    timers = phone.read_state().timers or []
+    assert any(t.label == f"Tea 🍵 {marker(j.tag)}" and t.duration_s == 300 for t in timers), timers
+    down = env.writer.teardown(j)
+    assert any("timer" in x and marker(j.tag) in x for x in down.left), down  # no API removes timers: say so
+
+
+def test_setup_that_cannot_be_reproduced_is_refused_and_undone(phone_env: tuple[Any, Any, Any]) -> None:
+    _host, phone, env = phone_env
+    from device.writers import SetupError
+
+    before = phone.read_state().settings.brightness
+    with pytest.raises(SetupError, match="world_clocks"):
+        env.writer.apply({"settings": {"brightness": 3}, "world_clocks": ["Tokyo"]})
+    assert phone.read_state().settings.brightness == before  # the part that was applied is undone
+    assert env.writer.pending() is None
+    with pytest.raises(SetupError, match="outside shared storage"):
+        env.writer.apply({"add": {"files": [{"path": "/data/local/tmp/evil", "size": 1}]}})

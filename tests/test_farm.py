@@ -203,3 +203,118 @@ def test_parallel_episodes_and_failover_on_a_lost_phone(host: Any, phones: list[
     # the lost phone is out of rotation, the others are idle again
     states = {d.serial: d.status for d in farm.devices()}
     assert states[victim.serial] in ("quarantined", "gone")
+
+
+def test_lost_phone_is_an_infra_error_never_an_exception(host: Any, pool: Any, tmp_path: Path) -> None:
+    from _device_fixtures import start_phone
+
+    from device.adbshell import DeviceLost
+    from device.env import DeviceEnv
+
+    phone = start_phone(host, pool, seed=5)
+    env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path))
+    try:
+        env.reset({"settings": {"brightness": 33}})
+        phone.stop()
+        t0 = time.perf_counter()
+        obs, info = env.step(Key(key="back"))
+        took = time.perf_counter() - t0
+        assert info.error_kind == "infra" and info.error, info
+        assert obs is not None and not env.health()
+        with pytest.raises(DeviceLost):
+            env.read_state()
+        print(f"\nlost phone detected in {took:.2f}s")
+        assert took < 30
+    finally:
+        env.close()  # must not raise on a dead phone; the journal stays for next time
+        try:
+            host.client().disconnect(phone.serial)
+        except Exception:  # noqa: BLE001
+            pass
+    assert env.writer is not None and env.writer.pending() is not None
+
+
+def test_reconnect_after_the_phone_restarts_on_its_port(host: Any, pool: Any, tmp_path: Path) -> None:
+    from _device_fixtures import stop_phone
+
+    from device.env import DeviceEnv
+    from device.farm import DeviceFarm
+    from device.virtual.phone import VirtualPhone
+    from transfer.device_backends import ensure_u2server
+
+    phone = VirtualPhone({"seed": 7}, pool=pool).start()
+    ensure_u2server(phone)
+    port, serial = phone.port, phone.serial
+    host.client().connect(serial, timeout=10)
+    host.wait_state(serial, "device")
+    farm = DeviceFarm(host.client(), serials=[serial], poll_s=0.2, reconnect_every_s=0.5,
+                      env_factory=lambda s: DeviceEnv(s, client=host.client(), journal_dir=str(tmp_path))).start()
+    phone2 = None
+    try:
+        lease = farm.lease(timeout=30)
+        phone.stop()  # the "cable" is pulled mid-episode
+        _obs, info = lease.env.step(Key(key="home"))
+        assert info.error_kind == "infra"
+        lease.release(broken=True, error=info.error)
+        assert farm.devices()[0].status == "quarantined"
+        phone2 = VirtualPhone({"seed": 7}, pool=pool, port=port).start()  # back on the same address
+        ensure_u2server(phone2)
+        t0 = time.perf_counter()
+        while farm.devices()[0].status != "idle":
+            assert time.perf_counter() - t0 < 30, (farm.devices(), farm.events[-5:])
+            time.sleep(0.2)
+        print(f"\nreconnected in {time.perf_counter() - t0:.2f}s without restarting the adb server")
+        again = farm.lease(timeout=10)
+        obs, info = again.env.step(Key(key="home"))
+        assert info.error is None and obs.foreground.app == "launcher"
+        again.release()
+    finally:
+        farm.close()
+        if phone2 is not None:
+            stop_phone(host, phone2)
+
+
+def test_vdevice_spec_starts_and_stops_virtual_phones(host: Any) -> None:
+    from transfer.device_backends import DeviceBackends, parse_device_spec
+    from transfer.runner import EpisodeSpec
+
+    assert parse_device_spec("all")[0] == "all"
+    assert parse_device_spec("a, 127.0.0.1:5555") == ("serials", ["a", "127.0.0.1:5555"], 0, "")
+    assert parse_device_spec("vdevice:2:sim") == ("vdevice", None, 2, "sim")
+    for bad in ("", "vdevice:x", "vdevice:0"):
+        with pytest.raises(ValueError):
+            parse_device_spec(bad)
+    b = DeviceBackends.from_spec("vdevice:1", client=host.client())
+    try:
+        serial = b.phones[0].serial
+        assert host.state(serial) == "device"
+        lease = b.lease(EpisodeSpec(policy="p", policy_spec="random", task_id="t", seed=0, backend="device",
+                                    target="farm"))
+        obs = lease.env.reset(None)
+        assert lease.info["serial"] == serial and lease.info["virtual"] is True and obs.elements
+        assert lease.env.u2 is not None
+        lease.release(False)
+    finally:
+        b.close()
+    assert host.state(serial) is None  # disconnected and stopped
+
+
+def test_devices_cli_and_doctor_check(host: Any, phones: list[Any]) -> None:
+    from typer.testing import CliRunner
+
+    from device.preflight import check_device
+    from s2r.cli import app
+
+    r = CliRunner().invoke(app, ["devices", "--json"])
+    assert r.exit_code == 0, r.output
+    rows = {d["serial"]: d for d in json.loads(r.output)}
+    for p in phones:
+        if host.state(p.serial) == "device":
+            d = rows[p.serial]
+            assert d["ok"] and d["virtual"] and d["display_size"] == [1080, 2400] and d["model"] == "Pixel 7"
+    r = CliRunner(env={"COLUMNS": "220"}).invoke(app, ["devices"])
+    assert "Pixel 7" in r.output and "virtual" in r.output
+    checks = check_device(phones[0].serial)
+    by = {c.name: c for c in checks}
+    assert by[f"device {phones[0].serial}"].status == "ok"
+    assert by["input injection"].status == "ok" and by["uiautomator2"].status == "ok", checks

@@ -618,6 +618,8 @@ class AmCommands:
 
     def _contact_editor(self, extras: dict[str, Any]) -> None:
         """``ContactsContract.Intents.Insert``: the editor opens prefilled; nothing is saved."""
+        from .phone import first_launch_prompt
+
         name = str(extras.get("name") or "").strip()
         phone_no = str(extras.get("phone") or "")
         email = str(extras.get("email") or "")
@@ -641,6 +643,7 @@ class AmCommands:
             ui["recents"] = ["contacts"] + [a for a in ui.get("recents", []) if a != "contacts"]
             ui["dialog"] = ui["shade"] = None
             ui["focus"], ui["keyboard"] = "ct_first", True
+            first_launch_prompt(d, "contacts")
 
         self.phone.mutate(edit)
         with self.phone._lock:

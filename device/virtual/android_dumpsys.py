@@ -242,6 +242,7 @@ def dumpsys_activity(s: SystemSnapshot, section: str | None = None) -> str:
         out.append(f"  * Task{{{_h('task' + pkg)} #{_task_id(pkg)} type={kind} A=10{_task_id(pkg):03d}:{pkg} U=0 "
                    f"visible={visible} visibleRequested={visible} mode=fullscreen translucent=false sz=1}}\n")
         if i == 0:
+            out.append(f"    mResumedActivity: {_record(pkg, act)}\n")
             out.append(f"    topResumedActivity={_record(pkg, act)}\n")
         out.append(f"    * Hist  #0: {_record(pkg, act)}\n"
                    f"      packageName={pkg} processName={pkg}\n"

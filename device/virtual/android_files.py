@@ -377,7 +377,6 @@ def _split_flags(args: list[str], allowed: str, with_value: str = "") -> tuple[s
     flags: set[str] = set()
     values: dict[str, str] = {}
     operands: list[str] = []
-    it = iter(range(len(args)))
     i = 0
     only_operands = False
     while i < len(args):
@@ -407,7 +406,6 @@ def _split_flags(args: list[str], allowed: str, with_value: str = "") -> tuple[s
                 return flags, values, operands, ch
             flags.add(ch)
         i += 1
-    del it
     return flags, values, operands, None
 
 

@@ -203,8 +203,9 @@ class Toolbox:
             rows = [("shell", ctx.shell.pid, 1450, "sh"), ("shell", ctx.shell.pid + 1, ctx.shell.pid, "ps")]
         out = [header]
         for user, pid, ppid, name in rows:
-            vsz = 10_000_000 + pid * 37 % 900_000 if "." in name else 2_000_000 + pid % 90_000
-            out.append(f"{user:<12}{pid:>6}{ppid:>6}{vsz:>11}{(vsz // 90):>7} 0                   0 S {name}\n")
+            vsz = 14_000_000 + pid * 7919 % 3_000_000 if "." in name or name.startswith("system") else 10_800_000 + pid * 31 % 90_000
+            rss = 90_000 + pid * 131 % 160_000 if "." in name else 2_000 + pid * 17 % 9_000
+            out.append(f"{user:<12}{pid:>6}{ppid:>6}{vsz:>11}{rss:>7} 0                   0 S {name}\n")
         await ctx.out("".join(out))
         return 0 if rows else 1
 
@@ -248,6 +249,7 @@ class Toolbox:
         patterns: list[str] = []
         files: list[str] = []
         max_count: int | None = None
+        before = after = 0
         i = 0
         while i < len(args):
             a = args[i]
@@ -261,6 +263,15 @@ class Toolbox:
             if a == "-m" and i + 1 < len(args):
                 max_count = int(args[i + 1])
                 i += 2
+                continue
+            m = re.fullmatch(r"-([ABC])(\d*)", a)
+            if m and (m.group(2) or i + 1 < len(args)):
+                n = int(m.group(2) or args[i + 1])
+                if m.group(1) in "AC":
+                    after = n
+                if m.group(1) in "BC":
+                    before = n
+                i += 1 if m.group(2) else 2
                 continue
             if re.fullmatch(r"-[A-Za-z]+", a):
                 flags.update(a[1:])
@@ -300,11 +311,24 @@ class Toolbox:
         out: list[str] = []
         for name, lines in sources:
             count = 0
+            last_printed = 0  # 1-based number of the last line printed (for -A/-B/-C context)
+            pending_after = 0
             for n, line in enumerate(lines, 1):
                 hits = [m for rx in compiled for m in rx.finditer(line)]
                 ok = bool(hits) != ("v" in flags)
                 if not ok:
+                    if pending_after and not flags & {"c", "l", "q", "o"}:
+                        out.append(line + "\n")
+                        last_printed = n
+                        pending_after -= 1
                     continue
+                if (before or after) and not flags & {"c", "l", "q", "o"}:
+                    first = max(last_printed + 1, n - before)
+                    if last_printed and first > last_printed + 1:
+                        out.append("--\n")
+                    out.extend(ln + "\n" for ln in lines[first - 1:n - 1])
+                    last_printed = n
+                    pending_after = after
                 count += 1
                 matched_any = True
                 if "q" in flags:

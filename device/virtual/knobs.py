@@ -14,8 +14,11 @@ Defaults, and why:
 * ``flavor="aosp"`` — stock Android app structure and strings.
 * ``input_latency_ms=30`` — a USB phone takes ~20–40 ms from ``input`` to the event.
 * ``animation_ms=300`` — frames keep changing for 300 ms after an action (a cross-fade from
-  the previous frame, see :mod:`device.virtual.phone`); ``settings put global
-  animator_duration_scale 0`` turns it off, as it does on a phone.
+  the previous frame, see :mod:`device.virtual.phone`), and ``uiautomator dump`` waits for
+  the transition to end, as uiautomator waits for idle; ``settings put global
+  animator_duration_scale 0`` turns it off, as it does on a phone. (The sim's own
+  ``sys.animations`` / ``profile.animations`` flag only lengthens the page's settle wait —
+  the sim has no CSS transitions — so the phone renders the transition itself.)
 * ``ime_visible=True`` — the soft keyboard covers the lower screen while a field has focus.
 * ``permission_prompts=["messages", "phone"]`` — on a fresh AOSP phone these two system
   apps ask for runtime permissions (notifications; phone/contacts) on first launch. The

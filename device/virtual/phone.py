@@ -549,9 +549,7 @@ class VirtualPhone:
             rect = None
         if not rect:
             return 0, int(H * 0.6), W, H
-        d = self.profile.dpr
-        nav_top = H
-        return 0, max(0, round(rect[1] * d)), W, min(nav_top, H)
+        return 0, max(0, round(rect[1] * self.profile.dpr)), W, H  # IME insets reach the bottom edge
 
     # ------------------------------------------------------------------ foreground
     def foreground(self) -> tuple[str, str]:
@@ -569,7 +567,10 @@ class VirtualPhone:
             pkg = pkg or pkg2
             act = pkg2 + act if act.startswith(".") else act
             return pkg2, act
-        return pkg or SIM_PACKAGES["launcher"], pkg + ".MainActivity" if pkg else ""
+        pkg = pkg or SIM_PACKAGES["launcher"]
+        from .android_am import MAIN_ACTIVITIES
+
+        return pkg, pkg + MAIN_ACTIVITIES.get(pkg, ".MainActivity")
 
     def ui_overlays(self) -> dict[str, Any]:
         """What covers the app: a dialog (kind/app), the shade, recents, the keyboard."""
@@ -728,6 +729,7 @@ class VirtualPhone:
                 ui["recents"] = [app_id] + [a for a in ui.get("recents", []) if a != app_id]
                 ui["dialog"] = ui["shade"] = None
                 ui["focus"], ui["keyboard"], ui["recentsOpen"], ui["drawer"] = None, False, False, False
+                first_launch_prompt(d, app_id)
             self.mutate(go)
             with self._lock:
                 self._anim_from = self._last_frame or self._cache_shot
@@ -816,6 +818,15 @@ class VirtualPhone:
 
 
 # ============================================================================ helpers
+def first_launch_prompt(d: dict[str, Any], app_id: str) -> None:
+    """Show the runtime-permission dialog if ``app_id`` asks on first launch (the sim's
+    ``openApp`` rule, for apps the phone opens by editing the state, e.g. deep links)."""
+    sys = d.get("sys") or {}
+    if app_id in (sys.get("permission_prompts") or []) and app_id not in (sys.get("permissions_granted") or []):
+        d["ui"]["dialog"] = {"kind": "permission", "app": app_id}
+        d["ui"]["focus"], d["ui"]["keyboard"] = None, False
+
+
 def _volume(d: dict[str, Any], which: str) -> None:
     s = d["world"]["settings"]
     v = int(s.get("media_volume") or 0)

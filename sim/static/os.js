@@ -598,6 +598,9 @@ export function rerender() {
 // last move), the shade pulled from the status bar, gesture navigation at the edges.
 let g = null;
 function onTouchStart(e) {
+  // a new touch starts a new press: a long press whose click never arrived (the screen
+  // changed under the finger) must not swallow this one
+  S2R.press.longFired = false;
   if (e.touches.length !== 1) return;
   const tch = e.touches[0];
   const phone = document.getElementById('phone');

@@ -99,25 +99,60 @@ class Candidate:
     feats: list[float]
 
 
+APP_HINTS: dict[str, tuple[str, ...]] = {
+    "settings": ("wi-fi", "wifi", "bluetooth", "airplane", "brightness", "dark", "theme", "font", "timeout", "location",
+                 "rotate", "disturb", "dnd", "android", "model", "setting", "screen", "mobile", "data", "ringer", "volume",
+                 "flashlight", "device"),
+    "clock": ("alarm", "timer", "stopwatch", "clock", "wake"),
+    "contacts": ("contact", "favorite", "favourite", "email", "company", "number"),
+    "phone": ("call", "dial", "missed", "phone"),
+    "messages": ("text", "sms", "message", "conversation", "draft", "send"),
+    "calendar": ("event", "calendar", "meeting", "appointment", "schedule"),
+    "files": ("file", "folder", "download", "document", "pdf", "rename", "move"),
+    "calculator": ("calculate", "calculator", "times", "divided", "plus", "minus", "multiply"),
+}
+CAND_KEYS = ["overlap", "exact", "clickable", "editable", "checkable", "checked", "focused", "cx", "cy", "tapped",
+             "has_label", "repeat", "same_as_last", "is_foreground_app", "app_hint", "span_len"]
+CTX_KEYS = ["step", "keyboard", "query", "last_type", "launcher", "wants_on", "wants_off", "n_history_same_screen"]
+
+
 class Featurizer:
     """Observation + instruction + history → candidates with features."""
 
-    N_FEATS = 26
+    N_FEATS = len(CAND_KEYS) + len(CLASSES)
+    N_CTX = len(CTX_KEYS)
 
     def candidates(self, obs: Observation, instruction: str, history: list[StepRecord]) -> list[Candidate]:
         instr = _norm(instruction.split("\nAnswer with fields")[0])
         iw = set(_words(instr))
         is_query = "Answer with fields" in instruction
+        counts: dict[str, int] = {}
         tapped: dict[int, int] = {}
-        last_kind = ""
+        last = ""
         for h in history:
             a = h.action or {}
+            key = json.dumps({k: v for k, v in a.items() if k != "clamped"}, sort_keys=True) if a else "invalid"
+            counts[key] = counts.get(key, 0) + 1
             if a.get("type") == "tap" and a.get("target") is not None:
                 tapped[a["target"]] = tapped.get(a["target"], 0) + 1
-            last_kind = a.get("type", "") if a else "invalid"
-        step_frac = min(1.0, len(history) / 20)
-        ctx = [step_frac, float(obs.keyboard_visible), float(is_query), float(last_kind == "type"),
-               float(obs.foreground.app in (None, "launcher"))]
+            last = key
+        wants_on = float(bool(re.search(r"\b(on|enable|activate|switch on|turn on)\b", instr)))
+        wants_off = float(bool(re.search(r"\b(off|disable|deactivate|switch off|turn off)\b", instr)))
+        ctx = [min(1.0, len(history) / 20), float(obs.keyboard_visible), float(is_query),
+               float(last.startswith('{"clear"') or '"type": "type"' in last),
+               float(obs.foreground.app in (None, "launcher")), wants_on, wants_off, 0.0]
+        fg = obs.foreground.app
+
+        def vec(cls_name: str | None = None, **f: float) -> list[float]:
+            cls_vec = [0.0] * len(CLASSES)
+            if cls_name is not None:
+                cls_vec = [float(cls_name == c) for c in CLASSES[:-1]] + [float(cls_name not in CLASSES[:-1])]
+            return [float(f.get(k, 0.0)) for k in CAND_KEYS] + cls_vec + ctx
+
+        def rep(a: Action) -> dict[str, float]:
+            key = json.dumps({k: v for k, v in a.to_json().items() if k != "clamped"}, sort_keys=True)
+            return {"repeat": min(1.0, counts.get(key, 0) / 3), "same_as_last": float(key == last)}
+
         out: list[Candidate] = []
         focused = any(e.focused and e.editable for e in obs.elements)
         seen_labels: set[str] = set()
@@ -131,31 +166,37 @@ class Featurizer:
             overlap = len(lw & iw) / max(1, len(lw)) if lw else 0.0
             exact = float(bool(label) and _norm(label) in instr)
             cls = e.class_name.rsplit(".", 1)[-1]
-            cls_vec = [float(cls == c) for c in CLASSES[:-1]] + [float(cls not in CLASSES[:-1])]
             cx, cy = (e.grid_bounds.left + e.grid_bounds.right) / 2000, (e.grid_bounds.top + e.grid_bounds.bottom) / 2000
-            feats = [overlap, exact, float(e.clickable), float(e.editable), float(e.checkable), float(e.checked),
-                     float(e.focused), cx, cy, min(1.0, tapped.get(e.index, 0) / 2), float(bool(label))] + cls_vec
-            out.append(Candidate("tap", Tap(target=e.index), f"{cls} {label}", feats + ctx))
+            a = Tap(target=e.index)
+            out.append(Candidate("tap", a, f"{cls} {label}", vec(
+                cls, overlap=overlap, exact=exact, clickable=e.clickable, editable=e.editable, checkable=e.checkable,
+                checked=e.checked, focused=e.focused, cx=cx, cy=cy, tapped=min(1.0, tapped.get(e.index, 0) / 2),
+                has_label=bool(label), **rep(a))))
             if is_query and e.text and _norm(e.text) not in seen_labels and len(e.text) < 80:
                 seen_labels.add(_norm(e.text))
                 for field in answer_fields(instruction)[:1]:
-                    out.append(Candidate("answer", Answer(fields={field: e.text}), f"answer {e.text}",
-                                         [overlap, exact] + [0.0] * 9 + cls_vec + ctx))
+                    a = Answer(fields={field: e.text})
+                    out.append(Candidate("answer", a, f"answer {e.text}", vec(
+                        cls, overlap=overlap, exact=exact, cx=cx, cy=cy, has_label=True, **rep(a))))
         if focused or obs.keyboard_visible:
             for span in instruction_spans(instruction):
-                out.append(Candidate("type", TypeText(text=span, clear=True), f"type {span}",
-                                     [1.0, 0.0] + [0.0] * 9 + [0.0] * len(CLASSES) + ctx))
-        zero = [0.0] * (11 + len(CLASSES))
-        out.append(Candidate("scroll_down", Scroll(direction="down"), "scroll down", zero + ctx))
-        out.append(Candidate("scroll_up", Scroll(direction="up"), "scroll up", zero + ctx))
-        out.append(Candidate("back", Key(key="back"), "back", zero + ctx))
+                a = TypeText(text=span, clear=True)
+                out.append(Candidate("type", a, f"type {span}", vec(span_len=min(1.0, len(span) / 30), **rep(a))))
+        for direction in ("down", "up"):
+            a = Scroll(direction=direction)  # type: ignore[arg-type]
+            out.append(Candidate(f"scroll_{direction}", a, f"scroll {direction}", vec(**rep(a))))
+        a = Key(key="back")
+        out.append(Candidate("back", a, "back", vec(**rep(a))))
         for app in APPS:
             names = " ".join(registry().apps[app].names)
+            hint = float(any(h in instr for h in APP_HINTS.get(app, ())))
             ov = len(set(_words(names)) & iw) / 3
-            out.append(Candidate("open_app", OpenApp(app=app), f"open {app} {names}",
-                                 [ov, 0.0] + [0.0] * 9 + [0.0] * len(CLASSES) + ctx))
+            a = OpenApp(app=app)
+            out.append(Candidate("open_app", a, f"open {app} {names}", vec(
+                overlap=ov, is_foreground_app=float(fg == app), app_hint=hint, **rep(a))))
         if not is_query:
-            out.append(Candidate("complete", Complete(message="done"), "complete task done", zero + ctx))
+            a = Complete(message="done")
+            out.append(Candidate("complete", a, "complete task done", vec(**rep(a))))
         return out
 
 
@@ -166,7 +207,7 @@ class MicroNet(nn.Module):
         super().__init__()
         self.emb = nn.EmbeddingBag(BUCKETS, dim, mode="mean")
         self.kind = nn.Embedding(len(KINDS), dim)
-        nf = Featurizer.N_FEATS + 5
+        nf = Featurizer.N_FEATS + Featurizer.N_CTX
         self.mlp = nn.Sequential(nn.Linear(dim * 4 + nf, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
                                  nn.Linear(hidden, 1))
         nn.init.normal_(self.emb.weight, std=0.1)

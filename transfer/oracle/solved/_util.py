@@ -123,6 +123,29 @@ def row_summary(ctx: Ctx, title: str, *, scroll: bool = True) -> Skill:
     return min(below, key=lambda e: e.bounds.top).text
 
 
+def retrying(make: Callable[[], Skill], tries: int = 2) -> Skill:
+    """Run the skill ``make()``; if it raises :class:`OracleError`, run it again from the start.
+
+    Only for skills that are safe to repeat (navigation, opening, reading): each restarts
+    from ``open_app``. Why: a real touch can be misread (a tap held too long becomes a long
+    press and opens selection mode instead of the item); a person would simply try again.
+    """
+    for i in range(max(1, tries)):
+        try:
+            return (yield from make())
+        except OracleError:
+            if i == tries - 1:
+                raise
+    return None
+
+
+def dial_form(number: str) -> str:
+    """A number as digits (keeping a leading '+'), the form every app's number matching accepts."""
+    s = number.strip()
+    digits = "".join(ch for ch in s if ch.isdigit())
+    return ("+" if s.startswith("+") else "") + digits
+
+
 def find_text(ctx: Ctx, text: str, **kw: object) -> UIElement | None:
     """Exact (normalized) text match on ``text`` only (not content descriptions)."""
     want = norm(text)

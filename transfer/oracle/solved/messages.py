@@ -1,0 +1,259 @@
+"""Oracle solutions for Messages templates.
+
+Threads are opened, marked, deleted and drafted with ``skills.messages``. Query answers come
+from the conversation list (rows, their unread marker) or from a conversation's bubbles,
+whose description says who sent each one ("You said …" for the phone's own messages).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from actionmap.actions import Scroll
+from actionmap.observation import UIElement
+
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, tap, type_into
+from ..skills import messages as M
+from ..solutions import solution
+from ._util import dial_form, retrying
+
+_PHONE = re.compile(r"\+?\d[\d\s().\-]{5,}\d")
+
+
+def recipient_from(inst: Any) -> str:
+    """The number the instruction tells us to text (the run's test recipient)."""
+    m = _PHONE.search(inst.instruction)
+    if m is None:
+        raise OracleError(f"no phone number in the instruction {inst.instruction!r}")
+    return m.group(0).strip()
+
+
+def _sig(ctx: Ctx) -> list[tuple[str, object]]:
+    return [(e.text, e.bounds) for e in ctx.obs.elements]
+
+
+def _outgoing(b: UIElement) -> bool:
+    return norm(b.content_desc).startswith("you said")
+
+
+def thread_bubbles(ctx: Ctx) -> Skill:
+    """Every bubble of the open conversation, oldest first, as (outgoing, text).
+
+    Scrolls to the top, then pages down; consecutive pages overlap and are merged on the
+    longest overlap of (outgoing, text, status) tuples."""
+    def page() -> list[tuple[bool, str, str]]:
+        out = []
+        for c in sorted(ctx.find_all(rid="message_content"), key=lambda e: e.bounds.top):
+            txt = _bubble_text(ctx, c)
+            if txt is not None:
+                out.append((_outgoing(c), txt, c.content_desc))
+        return out
+
+    if ctx.obs.keyboard_visible:
+        yield from back(ctx)
+    for _ in range(ctx.max_scrolls):
+        before = _sig(ctx)
+        yield from act(ctx, Scroll(direction="up"))
+        if _sig(ctx) == before:
+            break
+    seen = page()
+    for _ in range(ctx.max_scrolls):
+        before = _sig(ctx)
+        yield from act(ctx, Scroll(direction="down"))
+        if _sig(ctx) == before:
+            break
+        new = page()
+        k = next((k for k in range(min(len(seen), len(new)), 0, -1) if seen[-k:] == new[:k]), 0)
+        seen.extend(new[k:])
+    return [(o, t) for o, t, _d in seen]
+
+
+def _bubble_text(ctx: Ctx, content: UIElement) -> str | None:
+    return next((e.text for e in ctx.obs.elements if e.resource_id.endswith("message_text")
+                 and content.bounds.contains(*e.bounds.center)), None)
+
+
+def visible_bubbles(ctx: Ctx) -> list[tuple[bool, str]]:
+    """(outgoing, text) of the bubbles on screen, top to bottom."""
+    out = []
+    for c in sorted(ctx.find_all(rid="message_content"), key=lambda e: e.bounds.top):
+        txt = _bubble_text(ctx, c)
+        if txt is not None:
+            out.append((_outgoing(c), txt))
+    return out
+
+
+def conversation_rows(ctx: Ctx) -> Skill:
+    """(title, summary, unread) of every conversation, top (newest) to bottom."""
+    yield from M.open_messages(ctx)
+    rows: list[tuple[str, str, bool]] = []
+    for _ in range(ctx.max_scrolls):
+        for r in sorted(ctx.find_all(rid="conversation_list_item"), key=lambda e: e.bounds.top):
+            title, sub = M._row_parts(ctx, r)
+            item = (title, sub, bool(M._UNREAD.match(r.content_desc)))
+            if item not in rows:
+                rows.append(item)
+        before = _sig(ctx)
+        yield from act(ctx, Scroll(direction="down"))
+        if _sig(ctx) == before:
+            break
+    return rows
+
+
+def open_thread(ctx: Ctx, who: str) -> Skill:
+    """``skills.messages.open_thread``, tried twice (it restarts from the conversation list)."""
+    return (yield from retrying(lambda: M.open_thread(ctx, who)))
+
+
+def draft_in_thread(ctx: Ctx, who: str, body: str) -> Skill:
+    """Open the existing conversation with ``who``, type ``body`` and leave it unsent."""
+    yield from open_thread(ctx, who)
+    field = ctx.find(rid="compose_message_text")
+    if field is None:
+        raise OracleError("no compose field")
+    yield from type_into(ctx, None, body, clear=True, rid="compose_message_text")
+    yield from M.open_messages(ctx)
+    return ctx.obs
+
+
+# --- operate -------------------------------------------------------------------------------------
+
+@solution("messages.read_thread")
+def solve_read_thread(ctx: Ctx, inst: Any) -> Skill:
+    yield from open_thread(ctx, inst.params["p"]["full"])
+    yield from complete(ctx)
+
+
+@solution("messages.mark_read_number")
+def solve_mark_read_number(ctx: Ctx, inst: Any) -> Skill:
+    # the skill recognises "(503) 555-0169" as a name, not a number: pass its digits
+    yield from M.mark_thread_read(ctx, dial_form(inst.params["ph"]["text"]))
+    yield from complete(ctx)
+
+
+@solution("train.messages.mark_two_read")
+def solve_mark_two_read(ctx: Ctx, inst: Any) -> Skill:
+    for p in inst.params["ps"][:2]:
+        yield from M.mark_thread_read(ctx, p["full"])
+    yield from complete(ctx)
+
+
+@solution("messages.delete_thread")
+def solve_delete_thread(ctx: Ctx, inst: Any) -> Skill:
+    yield from M.delete_thread(ctx, inst.params["p"]["full"])
+    yield from complete(ctx)
+
+
+@solution("train.messages.delete_two_threads")
+def solve_delete_two_threads(ctx: Ctx, inst: Any) -> Skill:
+    for p in inst.params["ps"][:2]:
+        yield from M.delete_thread(ctx, dial_form(p["phone"]["text"]))
+    yield from complete(ctx)
+
+
+@solution("messages.draft")
+def solve_draft(ctx: Ctx, inst: Any) -> Skill:
+    yield from M.save_draft(ctx, inst.params["p"]["full"], inst.params["body"])
+    yield from complete(ctx)
+
+
+@solution("train.messages.draft_number")
+def solve_draft_number(ctx: Ctx, inst: Any) -> Skill:
+    yield from M.save_draft(ctx, dial_form(inst.params["ph"]["text"]), inst.params["body"])
+    yield from complete(ctx)
+
+
+@solution("train.messages.reply_draft")
+def solve_reply_draft(ctx: Ctx, inst: Any) -> Skill:
+    yield from draft_in_thread(ctx, inst.params["p"]["full"], inst.params["body"])
+    yield from complete(ctx)
+
+
+@solution("messages.send_test")
+def solve_send_test(ctx: Ctx, inst: Any) -> Skill:
+    yield from M.send_message(ctx, dial_form(recipient_from(inst)), inst.params["body"])
+    yield from complete(ctx)
+
+
+@solution("train.messages.send_two")
+def solve_send_two(ctx: Ctx, inst: Any) -> Skill:
+    to = dial_form(recipient_from(inst))
+    yield from M.send_message(ctx, to, inst.params["one"])
+    yield from M.send_message(ctx, to, inst.params["two"])
+    yield from complete(ctx)
+
+
+# --- queries -------------------------------------------------------------------------------------
+
+@solution("messages.query_last")
+def solve_query_last(ctx: Ctx, inst: Any) -> Skill:
+    yield from open_thread(ctx, inst.params["p"]["full"])
+    incoming = [t for out, t in visible_bubbles(ctx) if not out]
+    if not incoming:
+        bubbles = yield from thread_bubbles(ctx)
+        incoming = [t for out, t in bubbles if not out]
+    if not incoming:
+        raise OracleError("no message from them in the conversation")
+    yield from answer(ctx, message=incoming[-1])
+
+
+@solution("train.messages.query_first")
+def solve_query_first(ctx: Ctx, inst: Any) -> Skill:
+    yield from open_thread(ctx, inst.params["p"]["full"])
+    bubbles = yield from thread_bubbles(ctx)
+    incoming = [t for out, t in bubbles if not out]
+    if not incoming:
+        raise OracleError("no message from them in the conversation")
+    yield from answer(ctx, message=incoming[0])
+
+
+@solution("train.messages.query_my_reply")
+def solve_query_my_reply(ctx: Ctx, inst: Any) -> Skill:
+    yield from open_thread(ctx, inst.params["p"]["full"])
+    mine = [t for out, t in visible_bubbles(ctx) if out]
+    if not mine:
+        bubbles = yield from thread_bubbles(ctx)
+        mine = [t for out, t in bubbles if out]
+    if not mine:
+        raise OracleError("I sent nothing in this conversation")
+    yield from answer(ctx, message=mine[-1])
+
+
+@solution("train.messages.query_thread_count")
+def solve_query_thread_count(ctx: Ctx, inst: Any) -> Skill:
+    yield from open_thread(ctx, inst.params["p"]["full"])
+    bubbles = yield from thread_bubbles(ctx)
+    yield from answer(ctx, count=sum(1 for out, _t in bubbles if not out))
+
+
+@solution("messages.query_latest_sender")
+def solve_query_latest_sender(ctx: Ctx, inst: Any) -> Skill:
+    yield from M.open_messages(ctx)
+    rows = sorted(ctx.find_all(rid="conversation_list_item"), key=lambda e: e.bounds.top)
+    if not rows:
+        raise OracleError("no conversations")
+    title, _sub = M._row_parts(ctx, rows[0])
+    yield from answer(ctx, name=title)
+
+
+@solution("train.messages.query_unread_senders")
+def solve_query_unread_senders(ctx: Ctx, inst: Any) -> Skill:
+    rows = yield from conversation_rows(ctx)
+    yield from answer(ctx, names=[t for t, _s, unread in rows if unread])
+
+
+@solution("train.messages.query_sender_of")
+def solve_query_sender_of(ctx: Ctx, inst: Any) -> Skill:
+    body = inst.instruction.split("“", 1)[-1].rsplit("”", 1)[0] if "“" in inst.instruction else inst.params["th"]["last_body"]
+    yield from M.open_messages(ctx)
+    yield from tap(ctx, desc=ctx.t("Search", "Search conversations"), scroll=False)
+    yield from type_into(ctx, None, body, clear=True, rid="search_src_text")
+    names = []
+    for r in ctx.find_all(rid="message_search_item"):
+        title, sub = M._row_parts(ctx, r)
+        if norm(sub) == norm(body) and title not in names:
+            names.append(title)
+    if len(names) != 1:
+        raise OracleError(f"{len(names)} senders of {body!r}: {names}")
+    yield from answer(ctx, name=names[0])

@@ -1,0 +1,172 @@
+"""Oracle solutions for Phone (dialer) templates: dial pad entry and call-log queries.
+
+Numbers are entered exactly as the instruction writes them (``skills.phone.dial_number``
+keeps digits, ``*``, ``#`` and a leading ``+``). Call-log answers are read from the Recents
+list and the call-details screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from actionmap.actions import LongPress, Scroll, Tap
+from actionmap.observation import UIElement
+
+from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, scroll_to
+from ..skills import contacts as K
+from ..skills import phone as P
+from ..solutions import solution
+
+
+def _row_texts(ctx: Ctx, row: UIElement) -> list[str]:
+    b = row.bounds
+    return [e.text for e in sorted(ctx.obs.elements, key=lambda e: (e.bounds.top, e.bounds.left))
+            if e.index != row.index and e.text and b.contains(*e.bounds.center)]
+
+
+def _row_title(ctx: Ctx, row: UIElement) -> str:
+    b = row.bounds
+    for e in sorted(ctx.obs.elements, key=lambda e: (e.bounds.top, e.bounds.left)):
+        if e.index != row.index and e.text and b.contains(*e.bounds.center) and \
+                (P._rid(e, "primary_text") or P._rid(e, "title")):
+            return e.text
+    texts = _row_texts(ctx, row)
+    return texts[0] if texts else ""
+
+
+def call_log_rows(ctx: Ctx) -> Skill:
+    """Every row of the open call log as (title, texts, kind), top to bottom, scrolling the list.
+
+    Pages overlap after a scroll; what lies past the longest overlap is appended (rows of the
+    same caller differ by their time, so a page's rows are told apart by all their texts)."""
+    def page() -> list[tuple[str, tuple[str, ...], str | None]]:
+        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        out = []
+        for r in sorted(ctx.find_all(rid="call_log_row"), key=lambda e: e.bounds.top):
+            if lst is not None and (r.bounds.top < lst.bounds.top or r.bounds.bottom > lst.bounds.bottom):
+                continue  # partly hidden: read it on the next page
+            out.append((_row_title(ctx, r), tuple(_row_texts(ctx, r)), P._row_kind(ctx, r)))
+        return out
+
+    seen = page()
+    for _ in range(ctx.max_scrolls):
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        if lst is None:
+            break
+        yield from act(ctx, Scroll(direction="down", target=lst.index))
+        if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            break
+        new = page()
+        k = next((k for k in range(min(len(seen), len(new)), 0, -1) if seen[-k:] == new[:k]), 0)
+        seen.extend(new[k:])
+    return seen
+
+
+def dial_number(ctx: Ctx, number: str) -> Skill:
+    """Enter ``number`` on the dial pad, checking the display after every key and correcting a
+    wrong character (a tap held too long on 0 enters '+') with one backspace and a retry."""
+    want = P.dial_string(number)
+    if not any(ch.isdigit() for ch in want):
+        raise OracleError(f"nothing to dial in {number!r}")
+    yield from P.open_dialpad(ctx)
+    if P._digits(ctx):
+        yield from act(ctx, LongPress(target=P._key(ctx, "deleteButton").index))
+        if P._digits(ctx):
+            raise OracleError("could not clear the dial pad")
+    for i, ch in enumerate(want):
+        for _attempt in range(3):
+            if ch == "+":
+                yield from act(ctx, LongPress(target=P._key(ctx, "zero").index))
+            else:
+                yield from act(ctx, Tap(target=P._key(ctx, P.KEY_IDS[ch]).index))
+            shown = P._digits(ctx)
+            if shown == want[: i + 1]:
+                break
+            if len(shown) > i and shown[:i] == want[:i]:  # one wrong character: take it back
+                yield from act(ctx, Tap(target=P._key(ctx, "deleteButton").index))
+            if P._digits(ctx) != want[:i]:
+                raise OracleError(f"the dial pad shows {P._digits(ctx)!r}, wanted {want[:i]!r} so far")
+        else:
+            raise OracleError(f"could not enter {ch!r} on the dial pad")
+    return ctx.obs
+
+
+def open_call_details(ctx: Ctx, who: str) -> Skill:
+    """Open the details of the newest call with ``who`` (the name or number its row shows)."""
+    yield from P.open_recents(ctx)
+    row = yield from scroll_to(ctx, rid="call_log_row", pred=lambda r: norm(_row_title(ctx, r)) == norm(who))
+    yield from act(ctx, Tap(target=row.index))
+    if ctx.flavor == "aosp":
+        hist = ctx.find("History", rid="call_log_action_history")
+        if hist is None:
+            raise OracleError("the call-log row did not expand")
+        yield from act(ctx, Tap(target=hist.index))
+    if not ctx.has(rid="call_type"):
+        raise OracleError("the call details did not open")
+    return ctx.obs
+
+
+# --- dialing -------------------------------------------------------------------------------------
+
+@solution("phone.dial")
+def solve_dial(ctx: Ctx, inst: Any) -> Skill:
+    yield from dial_number(ctx, inst.params["ph"]["text"])
+    yield from complete(ctx)
+
+
+@solution("train.phone.dial_national")
+def solve_dial_national(ctx: Ctx, inst: Any) -> Skill:
+    yield from dial_number(ctx, inst.params["ph"]["national"])
+    yield from complete(ctx)
+
+
+@solution("train.phone.dial_contact")
+def solve_dial_contact(ctx: Ctx, inst: Any) -> Skill:
+    number = yield from K.read_contact_field(ctx, inst.params["p"]["full"], "phone")
+    if not number:
+        raise OracleError(f"{inst.params['p']['full']!r} shows no phone number")
+    yield from dial_number(ctx, number)
+    yield from complete(ctx)
+
+
+# --- call-log queries -------------------------------------------------------------------------------
+
+@solution("phone.query_last_missed")
+def solve_last_missed(ctx: Ctx, inst: Any) -> Skill:
+    call = yield from P.read_last_call(ctx, "missed")
+    if not call:
+        raise OracleError("no missed call in the log")
+    yield from answer(ctx, number=call["number"])
+
+
+@solution("train.phone.query_last_incoming")
+def solve_last_incoming(ctx: Ctx, inst: Any) -> Skill:
+    call = yield from P.read_last_call(ctx, "incoming")
+    if not call:
+        raise OracleError("no incoming call in the log")
+    yield from answer(ctx, number=call["number"])
+
+
+@solution("train.phone.query_last_called")
+def solve_last_called(ctx: Ctx, inst: Any) -> Skill:
+    call = yield from P.read_last_call(ctx, "outgoing")
+    if not call:
+        raise OracleError("no outgoing call in the log")
+    yield from answer(ctx, name=call["name"] or call["number"])
+
+
+@solution("train.phone.query_missed_count")
+def solve_missed_count(ctx: Ctx, inst: Any) -> Skill:
+    yield from P.open_recents(ctx, missed=True)
+    rows = yield from call_log_rows(ctx)
+    yield from answer(ctx, count=sum(1 for _t, _x, kind in rows if kind == "missed"))
+
+
+@solution("train.phone.query_call_duration")
+def solve_call_duration(ctx: Ctx, inst: Any) -> Skill:
+    yield from open_call_details(ctx, inst.params["p"]["full"])
+    el = ctx.find(rid="call_duration")
+    if el is None or not el.text:
+        raise OracleError("the call details show no duration")
+    yield from answer(ctx, duration=el.text)
