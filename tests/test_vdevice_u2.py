@@ -573,9 +573,10 @@ def test_send_keys_lands_literally(rig: Rig) -> None:
     # the JSON-RPC path (clipboard + pasteClipboard) that _Device.send_keys takes without the IME
     rig.d.jsonrpc.clearInputText()
     assert _field_value(rig) == ""
-    rig.d.clipboard = TYPED
-    assert rig.d.jsonrpc.pasteClipboard() is True
+    u2._Device.send_keys(rig.d, TYPED)  # setClipboard, getClipboard (checked), pasteClipboard
     assert _field_value(rig) == TYPED
+    assert rig.d.jsonrpc.pasteClipboard() is True  # pasting again appends, like a real paste
+    assert _field_value(rig) == TYPED + TYPED
     # UiObject.set_text replaces the text; set_text("") clears it
     field.set_text("½ ∑ 🎉 \\n")
     assert _field_value(rig) == "½ ∑ 🎉 \\n"
@@ -624,6 +625,22 @@ def test_keepalive_on_one_adb_stream(rig: Rig) -> None:
               {"Content-Type": "application/json"})
     assert json.loads(c.getresponse().read())["result"]["displayHeight"] == 2400
     c.close()
+
+
+def test_concurrent_clients_and_garbage(rig: Rig) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(8) as ex:
+        res = list(ex.map(lambda _: (rig.d.info["displayWidth"], len(rig.d.dump_hierarchy())), range(16)))
+    assert all(w == 1080 and n > 1000 for w, n in res)
+    c = rig.dev.create_connection(adbutils.Network.TCP, 9008)
+    c.sendall(b"\x00\xff not http at all\r\n\r\n")
+    reply = b""
+    while chunk := c.recv(4096):
+        reply += chunk
+    c.close()
+    assert reply.startswith(b"HTTP/1.1 400")
+    assert rig.d.info["displayHeight"] == 2400
 
 
 def test_latency_p50(rig: Rig) -> None:

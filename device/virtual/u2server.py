@@ -656,7 +656,7 @@ SIM_LONG_PRESS_MS = 650
 
 #: Methods that deliver input; after each, a toast on screen is remembered for ``getLastToast``.
 _INPUT_METHODS = frozenset({
-    "click", "longClick", "swipe", "swipePoints", "drag", "dragTo", "injectInputEvent", "pressKey",
+    "click", "longClick", "swipe", "swipePoints", "drag", "dragTo", "pressKey",
     "pressKeyCode", "setText", "clearTextField", "pasteClipboard", "clearInputText", "scrollForward",
     "scrollBackward", "scrollToBeginning", "scrollToEnd", "scrollTo", "flingForward", "flingBackward",
     "flingToBeginning", "flingToEnd",
@@ -1115,6 +1115,7 @@ class U2Server:
             await self._call(self.phone.swipe, t.x0, t.y0, fx, fy, max(held_ms, 10))
         else:
             await self._press(t.x0, t.y0, held_ms)
+        await self._note_toast()  # only at UP: DOWN/MOVE must stay cheap, they time the gesture
         return True
 
     async def rpc_gesture(self, *args: Any) -> bool:

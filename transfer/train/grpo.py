@@ -157,7 +157,7 @@ class GRPOTrainer:
             loss.backward()
             torch.nn.utils.clip_grad_norm_(self.net.parameters(), 1.0)
             self.opt.step()
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
         all_r = [r for _, g in groups for r in g]
         rec = {"iter": it, "mean_reward": sum(r["reward"] for r in all_r) / len(all_r),
                "success_rate": sum(bool(r["verdict"].success) for r in all_r) / len(all_r),

@@ -102,8 +102,12 @@ def conversation_rows(ctx: Ctx) -> Skill:
 
 
 def open_thread(ctx: Ctx, who: str) -> Skill:
-    """``skills.messages.open_thread``, tried twice (it restarts from the conversation list)."""
-    return (yield from retrying(lambda: M.open_thread(ctx, who)))
+    """``skills.messages.open_thread``, tried up to three times (it restarts from the list).
+
+    Why three: when a tap is held long enough to count as a long press, the sim app selects
+    the row and then swallows the *next* click on that row as the long press's own trailing
+    click — so the second tap is lost too."""
+    return (yield from retrying(lambda: M.open_thread(ctx, who), tries=3))
 
 
 def draft_in_thread(ctx: Ctx, who: str, body: str) -> Skill:
