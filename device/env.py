@@ -61,7 +61,9 @@ class DeviceOptions(BaseModel):
     settle_interval_s: float = Field(0.08, ge=0, le=2)
     stay_awake: bool = Field(True, description="Keep the screen on while plugged in (restored on close).")
     no_animations: bool = Field(True, description="Animation scales to 0 (restored on close).")
-    alarm_probe: bool = Field(False, description="Read alarms by opening the Clock app (changes the screen).")
+    alarm_probe: bool | Literal["auto"] = Field(
+        "auto", description="Read alarms by opening the Clock app (it changes the screen): always, never, or "
+                            "'auto' = only for tasks whose judge needs alarms.")
     destructive: bool = Field(False, description="Allow pm clear / wiping storage (dedicated test phones only).")
     test_recipient: str | None = Field(None, description="A phone number you own: tasks may SMS/call only it.")
     journal_dir: str | None = None
@@ -129,14 +131,15 @@ class DeviceEnv:
                                  ime_current=self._switch_ime(pf))
         self.observer = Observer(self.shell, u2=self.u2, image_format=self.options.image_format,
                                  screenshots=self.options.screenshots)
-        self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe), ui=self)
+        self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe is True),
+                                  ui=self)
         self._tz = self.reader.timezone()
         from pathlib import Path
 
         self.writer = DeviceWriter(self.shell, family=pf.family, tz=self._tz,
                                    journal_root=Path(self.options.journal_dir) if self.options.journal_dir else None,
-                                   ui=self if self.options.alarm_probe else None,
-                                   clipboard=self._clipboard_fns(), destructive=self.options.destructive)
+                                   ui=self, clipboard=self._clipboard_fns(), destructive=self.options.destructive,
+                                   existing_files_ok=pf.virtual)
         stale = self.writer.pending()
         if stale is not None:
             self.last_teardown = self.writer.teardown(stale)
@@ -265,7 +268,10 @@ class DeviceEnv:
         inp.key("home")
         self._state_cache = None
         self.journal, self.setup_report = writer.apply(patch)
-        if self.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
+        probe = self.options.alarm_probe
+        reader.options.alarm_probe = probe is True or (probe == "auto" and "alarms" in (getattr(setup, "needs", None)
+                                                                                       or []))
+        if reader.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
             self._state_cache = reader.read()
             inp.key("home")
         if patch.start.app and patch.start.app != "launcher":

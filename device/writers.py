@@ -392,8 +392,9 @@ class DeviceWriter:
     def __init__(self, shell: Shell, *, family: str = "aosp", tz: str | None = None,
                  journal_root: Path | None = None, ui: UIProbe | None = None,
                  clipboard: tuple[Callable[[], str | None], Callable[[str], None]] | None = None,
-                 destructive: bool = False):
+                 destructive: bool = False, existing_files_ok: bool = False):
         self.shell = shell
+        self.existing_files_ok = existing_files_ok
         self.family = family
         self.tz = tz
         self.root = journal_root or journal_dir()
@@ -575,8 +576,9 @@ class DeviceWriter:
         return None
 
     def _add_alarm(self, a: Alarm, j: Journal) -> str:
-        if not a.enabled:
-            raise SetupError("alarms: a disabled alarm cannot be created through the AlarmClock API")
+        if not a.enabled and self.ui is None:
+            raise SetupError("alarms: a disabled alarm needs the Clock UI (the AlarmClock API creates enabled "
+                             "alarms only)")
         label = f"{a.label} {marker(j.tag)}".strip()
         argv = ["am", "start", "-a", "android.intent.action.SET_ALARM",
                 "--ei", "android.intent.extra.alarm.HOUR", str(a.hour),
@@ -594,7 +596,44 @@ class DeviceWriter:
         r = self.shell.run(argv)
         if r.rc not in (0, None) or re.search(r"(Error|Exception|unable to resolve)", r.text, re.I):
             raise SetupError(f"alarms: SET_ALARM failed: {r.text.strip()[:200]}")
-        return f"alarm {a.hour:02d}:{a.minute:02d} {a.label!r}"
+        if not a.enabled:
+            self._switch_off_alarm(marker(j.tag), a)
+        return f"alarm {a.hour:02d}:{a.minute:02d} {a.label!r}{'' if a.enabled else ' (switched off in the UI)'}"
+
+    def _switch_off_alarm(self, mk: str, a: Alarm) -> None:
+        """Turn a just-created alarm off with its switch in the Clock app's alarm list."""
+        assert self.ui is not None
+        self.ui.probe_open("clock")
+        try:
+            for _ in range(3):
+                els = self.ui.probe_elements()
+                box = self._alarm_box(els, mk, a)
+                if box is None:
+                    raise SetupError(f"alarms: the new alarm {a.hour:02d}:{a.minute:02d} is not in the Clock list")
+                sw = next((e for e in els if e.resource_id.endswith("/onoff") and box.contains(*e.bounds.center)), None)
+                if sw is None:
+                    raise SetupError("alarms: no on/off switch next to the new alarm")
+                if not sw.checked:
+                    return
+                self.ui.probe_tap(sw)
+            raise SetupError("alarms: the alarm's switch did not turn off")
+        finally:
+            self.ui.probe_home()
+
+    @staticmethod
+    def _alarm_box(els: Sequence[Any], mk: str, a: Alarm) -> Any:
+        """Bounds of the alarm-list item holding the label with marker ``mk``."""
+        lab = next((e for e in els if e.resource_id.endswith("/label") and mk in e.text), None)
+        if lab is None:
+            return None
+        items = [e for e in els if e.resource_id.endswith("/alarm_item") and e.bounds.contains(*lab.bounds.center)]
+        if items:
+            return min(items, key=lambda e: e.bounds.area).bounds
+        # no container ids: the rows of the alarm around the label
+        from actionmap.observation import Bounds
+
+        return Bounds(left=0, top=max(0, lab.bounds.top - 3 * lab.bounds.height), right=10 ** 6,
+                      bottom=lab.bounds.bottom + 3 * lab.bounds.height)
 
     def _add_timer(self, t: Timer, j: Journal) -> str:
         label = f"{t.label} {marker(j.tag)}".strip()
@@ -625,6 +664,8 @@ class DeviceWriter:
             self._mkdirs(path, j)
             return f"dir {path}"
         if self._exists(path):
+            if self.existing_files_ok:  # the virtual phone's synthetic world already has it
+                return f"file {path} (already there)"
             raise SetupError(f"files: {path} already exists on the phone; s2r never overwrites a user's file")
         head = (FILE_TAG_PREFIX + marker(j.tag).encode() + b"\n")
         data = (head + b"\0" * max(0, f.size - len(head)))[:f.size]

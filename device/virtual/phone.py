@@ -177,6 +177,11 @@ class VirtualPhone:
             self._rev += 1
             self._sync_files_locked()
         self.adbd.start(timeout=timeout)
+        # uiautomator2's on-device server lives on port 9008, open while its app_process runs
+        if 9008 not in getattr(self, "_on_demand", {}):
+            from .u2server import install_u2server
+
+            install_u2server(self)
         if self.serialno is None:
             self.serialno = f"S2RV{self.adbd.port:05d}"
         self._started = True

@@ -1,0 +1,177 @@
+"""Oracle solutions for Files (DocumentsUI) templates.
+
+Folders are created, and files renamed, moved, copied and deleted with ``skills.files``;
+sizes and counts are read from the folder listing (a file's row shows its size, a folder's
+shows its item count or nothing).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from actionmap.actions import Tap
+
+from ..base import Ctx, OracleError, Skill, act, answer, complete, scroll_to, tap
+from ..skills import files as F
+from ..solutions import solution
+
+DL, DOCS = "/sdcard/Download", "/sdcard/Documents"
+_UNITS = {"B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4, "PB": 1000 ** 5}
+_SIZE = re.compile(r"(\d+(?:[.,]\d+)?)\s?(B|kB|KB|MB|GB|TB|PB)\b")
+
+
+def size_bytes(text: str) -> float | None:
+    """'184 kB' → 184000 (DocumentsUI shows decimal units)."""
+    m = _SIZE.search(text or "")
+    if not m:
+        return None
+    return float(m.group(1).replace(",", ".")) * _UNITS[m.group(2).upper()]
+
+
+def copy_file(ctx: Ctx, path: str, dest_dir: str) -> Skill:
+    """Copy a file into ``dest_dir`` (select → Copy to… → pick the folder → Copy)."""
+    _, name = F.split(path)
+    dest = F.norm_path(dest_dir)
+    yield from F.select(ctx, path)
+    yield from F._menu(ctx, ctx.t("Copy to", "Copy to…"))
+    if not F._in_picker(ctx):
+        raise OracleError("the folder picker did not open")
+    crumbs = F._crumbs(ctx)
+    if len(crumbs) > 1 and crumbs[0].text == F.STORAGE:
+        yield from act(ctx, Tap(target=crumbs[0].index))
+    for part in F.parts_of(dest):
+        yield from _pick(ctx, part)
+    yield from tap(ctx, ctx.t("Copy here", "Copy"), cls="Button", scroll=False)
+    if F._in_picker(ctx):
+        msg = F._toast(ctx)
+        yield from tap(ctx, "Cancel", cls="Button", scroll=False)
+        raise OracleError(f"copy refused: {msg or 'still in the picker'}")
+    return f"{dest}/{name}"
+
+
+def _pick(ctx: Ctx, part: str) -> Skill:
+    """In the folder picker, enter ``part`` (a greyed-out row cannot be entered)."""
+    el = yield from scroll_to(ctx, pred=F._row_title(ctx, part))
+    yield from act(ctx, Tap(target=el.index))
+    crumbs = [c.text for c in F._crumbs(ctx)]
+    if not crumbs or crumbs[-1] != part:
+        yield from tap(ctx, "Cancel", cls="Button", scroll=False)
+        raise OracleError(f"{part!r} cannot be picked as a destination")
+    return ctx.obs
+
+
+# --- operate -------------------------------------------------------------------------------------
+
+@solution("files.create_folder")
+def solve_create_folder(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.create_folder(ctx, DOCS, inst.params["name"])
+    yield from complete(ctx)
+
+
+@solution("train.files.create_folder_download")
+def solve_create_folder_download(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.create_folder(ctx, DL, inst.params["name"])
+    yield from complete(ctx)
+
+
+@solution("train.files.create_nested")
+def solve_create_nested(ctx: Ctx, inst: Any) -> Skill:
+    outer = yield from F.create_folder(ctx, DOCS, inst.params["a"])
+    yield from F.create_folder(ctx, outer, inst.params["b"])
+    yield from complete(ctx)
+
+
+@solution("files.rename")
+def solve_rename(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.rename_file(ctx, f"{DL}/{inst.params['f']}", inst.params["new"])
+    yield from complete(ctx)
+
+
+@solution("train.files.rename_folder")
+def solve_rename_folder(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.rename_file(ctx, f"{DOCS}/{inst.params['old']}", inst.params["new"])
+    yield from complete(ctx)
+
+
+@solution("files.move")
+def solve_move(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.move_file(ctx, f"{DL}/{inst.params['f']}", f"{DOCS}/{inst.params['folder']}")
+    yield from complete(ctx)
+
+
+@solution("train.files.move_to_download")
+def solve_move_to_download(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.move_file(ctx, f"{DOCS}/{inst.params['folder']}/{inst.params['f']}", DL)
+    yield from complete(ctx)
+
+
+@solution("train.files.copy")
+def solve_copy(ctx: Ctx, inst: Any) -> Skill:
+    yield from copy_file(ctx, f"{DL}/{inst.params['f']}", DOCS)
+    yield from complete(ctx)
+
+
+@solution("files.delete")
+def solve_delete(ctx: Ctx, inst: Any) -> Skill:
+    yield from F.delete_file(ctx, f"{DL}/{inst.params['f']}")
+    yield from complete(ctx)
+
+
+@solution("train.files.delete_two")
+def solve_delete_two(ctx: Ctx, inst: Any) -> Skill:
+    for name in (inst.params["a"], inst.params["b"]):
+        yield from F.delete_file(ctx, f"{DL}/{name}")
+    yield from complete(ctx)
+
+
+@solution("test.files.organize")
+def solve_organize(ctx: Ctx, inst: Any) -> Skill:
+    folder = yield from F.create_folder(ctx, DOCS, inst.params["folder"])
+    for name in (inst.params["a"], inst.params["b"]):
+        yield from F.move_file(ctx, f"{DL}/{name}", folder)
+    yield from complete(ctx)
+
+
+@solution("test.files.rename_and_move")
+def solve_rename_and_move(ctx: Ctx, inst: Any) -> Skill:
+    new_path = yield from F.rename_file(ctx, f"{DL}/{inst.params['f']}", inst.params["new"])
+    yield from F.move_file(ctx, new_path, f"{DOCS}/{inst.params['folder']}")
+    yield from complete(ctx)
+
+
+# --- queries -------------------------------------------------------------------------------------
+
+@solution("files.query_count")
+def solve_query_count(ctx: Ctx, inst: Any) -> Skill:
+    n = yield from F.count_files(ctx, f"{DOCS}/{inst.params['folder']}")
+    yield from answer(ctx, count=n)
+
+
+@solution("train.files.query_folder_count")
+def solve_query_folder_count(ctx: Ctx, inst: Any) -> Skill:
+    seen = yield from F.list_folder(ctx, DOCS)
+    yield from answer(ctx, count=sum(1 for sub in seen.values() if size_bytes(sub or "") is None))
+
+
+@solution("train.files.query_size")
+def solve_query_size(ctx: Ctx, inst: Any) -> Skill:
+    shown = yield from F.read_file_size(ctx, f"{DL}/{inst.params['f']}")
+    b = size_bytes(shown)
+    if b is None:
+        raise OracleError(f"cannot read a size in {shown!r}")
+    yield from answer(ctx, size=f"{round(b / 1000)} kB")
+
+
+@solution("train.files.query_largest")
+def solve_query_largest(ctx: Ctx, inst: Any) -> Skill:
+    seen = yield from F.list_folder(ctx, DL)
+    sized = [(size_bytes(sub or ""), name) for name, sub in seen.items()]
+    sized = [(b, n) for b, n in sized if b is not None]
+    if not sized:
+        raise OracleError("no file sizes shown in Download")
+    best = max(b for b, _ in sized)
+    top = [n for b, n in sized if b == best]
+    if len(top) != 1:
+        raise OracleError(f"several files show the largest size: {top}")
+    yield from answer(ctx, name=top[0])
