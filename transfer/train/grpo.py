@@ -32,6 +32,7 @@ from ..policies.micro import MicroNet, MicroPolicy, logprob_of
 class GRPOConfig:
     split: str = "train"
     templates: list[str] | None = None
+    seeds: list[int] | None = None  # fixed instance seeds (default: fresh seeds every iteration)
     iters: int = 30
     batch: int = 4                  # task instances per iteration
     group: int = 8                  # rollouts per instance
@@ -110,7 +111,23 @@ class GRPOTrainer:
         from ..tasks.loader import get_template, load_templates
 
         ids = self.cfg.templates or [t.id for t in load_templates(self.cfg.split)]
-        return [get_template(self.rng.choice(ids)).instantiate(self.rng.randrange(10_000)) for _ in range(self.cfg.batch)]
+        def seed() -> int:
+            return self.rng.choice(self.cfg.seeds) if self.cfg.seeds else self.rng.randrange(10_000)
+
+        return [get_template(self.rng.choice(ids)).instantiate(seed()) for _ in range(self.cfg.batch)]
+
+    def evaluate(self, instances: list[Any]) -> float:
+        """Mean reward of the greedy policy on ``instances`` (deterministic)."""
+        from sim.env import SimEnv
+
+        greedy = copy.copy(self.cfg)
+        greedy.temperature = 1e-3
+        total = 0.0
+        for inst in instances:
+            env = SimEnv(pool=self.pool, screenshots=False)
+            env.reset(inst)
+            total += rollout(env, self.net, inst, 0, greedy)["reward"]
+        return total / max(1, len(instances))
 
     def _group(self, instance: Any, it: int, k: int) -> list[dict[str, Any]]:
         from sim.env import SimEnv
@@ -138,8 +155,21 @@ class GRPOTrainer:
             for r, a in zip(g, adv.tolist()):
                 for s in r["steps"]:
                     batch.append((s, a))
+        losses = self.update(batch)
+        all_r = [r for _, g in groups for r in g]
+        rec = {"iter": it, "mean_reward": sum(r["reward"] for r in all_r) / len(all_r),
+               "success_rate": sum(bool(r["verdict"].success) for r in all_r) / len(all_r),
+               "mean_progress": sum(r["verdict"].progress for r in all_r) / len(all_r),
+               "mean_len": sum(r["len"] for r in all_r) / len(all_r),
+               "loss": losses[-1] if losses else 0.0, "seconds": time.time() - t0,
+               "tasks": [inst.template_id for inst, _ in groups]}
+        self.history.append(rec)
+        return rec
+
+    def update(self, batch: list[tuple[dict[str, Any], float]]) -> list[float]:
+        """One GRPO update over (step, advantage) pairs: clipped surrogate (asymmetric) + KL to the reference."""
         self.net.train()
-        losses = []
+        losses: list[float] = []
         active = [(s, a) for s, a in batch if a != 0.0]
         for _ in range(self.cfg.epochs if active else 0):
             self.rng.shuffle(active)
@@ -158,15 +188,8 @@ class GRPOTrainer:
             torch.nn.utils.clip_grad_norm_(self.net.parameters(), 1.0)
             self.opt.step()
             losses.append(float(loss.detach()))
-        all_r = [r for _, g in groups for r in g]
-        rec = {"iter": it, "mean_reward": sum(r["reward"] for r in all_r) / len(all_r),
-               "success_rate": sum(bool(r["verdict"].success) for r in all_r) / len(all_r),
-               "mean_progress": sum(r["verdict"].progress for r in all_r) / len(all_r),
-               "mean_len": sum(r["len"] for r in all_r) / len(all_r),
-               "loss": losses[-1] if losses else 0.0, "seconds": time.time() - t0,
-               "tasks": [inst.template_id for inst, _ in groups]}
-        self.history.append(rec)
-        return rec
+        self.net.eval()
+        return losses
 
     def train(self, progress: bool = True) -> list[dict[str, Any]]:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
