@@ -21,6 +21,7 @@ def grpo(
     flavors: str = typer.Option("sim", help="Domain randomization over flavors, e.g. sim,aosp."),
     profiles: str = typer.Option("default", help="Domain randomization over device profiles."),
     workers: int = typer.Option(4, help="Rollouts in parallel."),
+    max_steps: int = typer.Option(14, help="Step cap per rollout (below the task's own budget)."),
 ) -> None:
     """GRPO from forked identical initial states with dense, progress-shaped rewards."""
     from transfer.policies.micro import MicroPolicy, load_micro_policy
@@ -29,7 +30,7 @@ def grpo(
     pol = MicroPolicy() if init == "scratch" else load_micro_policy(init)
     cfg = GRPOConfig(split=split, templates=templates.split(",") if templates else None, iters=iters, batch=batch,
                      group=group, lr=lr, kl=kl, seed=seed, flavors=flavors.split(","), profiles=profiles.split(","),
-                     workers=workers)
+                     workers=workers, max_steps=max_steps)
     hist = GRPOTrainer(cfg, pol, out).train()
     typer.echo(json.dumps({"iters": len(hist), "first_reward": hist[0]["mean_reward"],
                            "last_reward": hist[-1]["mean_reward"], "out": str(out)}))
