@@ -2,12 +2,15 @@
 VENV ?= .venv
 export VENV
 
-.PHONY: demo test setup bench clean
+.PHONY: demo demo-quick test setup bench clean
 setup:
 	@bash scripts/setup.sh
 
 demo: setup
-	$(VENV)/bin/s2r doctor
+	$(VENV)/bin/s2r demo
+
+demo-quick: setup
+	$(VENV)/bin/s2r demo --quick
 
 test: setup
 	$(VENV)/bin/python -m pytest -q $(PYTEST_ARGS)
