@@ -137,11 +137,13 @@ def run_one(template_id: str, seed: int, flavor: str, *, pool: Any = None, attem
 
 
 def warm_up(pool: Any, workers: int) -> None:
-    """Open the pool's pages before timing-sensitive episodes start.
+    """Open the pool's pages, and every app once on them, before episodes start.
 
-    Why: pages boot lazily, and while several boot at once the machine is busy enough that
-    a tap on a page already in use can be held past the long-press timeout (the app then
-    opens selection mode instead of the item). Episodes start only on a settled pool.
+    Why: pages boot lazily and an app's first render on a page is slow; meanwhile a tap on
+    another page may be acknowledged late. ``sim.driver.tap`` waits for the touchStart
+    acknowledgement before sending touchEnd, so a late one makes the app's 500 ms long-press
+    timer fire and the tap becomes a long press (selection mode instead of opening the item).
+    Starting on a warm pool removes the cold-start part of that; the rest is reported.
     """
     from actionmap.actions import OpenApp
     from sim.env import SimEnv
@@ -170,7 +172,7 @@ def check(split: str | None, seeds: Iterable[int], flavors: Sequence[str] = FLAV
     jobs = [(tid, s, f) for tid in ids for s in seeds for f in flavors]
     from transfer.oracle.solutions import all_solutions
 
-    all_solutions()  # import every solution module before threads race to (solutions._load is not locked)
+    all_solutions()  # import every solution module first: solutions._load is not thread-safe
     own_pool = pool is None
     if own_pool:
         from sim.pool import SimPool

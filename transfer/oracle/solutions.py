@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from .base import Ctx, Skill
 Solution = Callable[[Ctx, Any], Skill]
 _SOLUTIONS: dict[str, Solution] = {}
 _loaded = False
+_load_lock = threading.Lock()
 
 
 def solution(*template_ids: str) -> Callable[[Solution], Solution]:
@@ -28,14 +30,18 @@ def solution(*template_ids: str) -> Callable[[Solution], Solution]:
 
 
 def _load() -> None:
+    """Import every solution module once; safe when many runner threads ask at the same time."""
     global _loaded
     if _loaded:
         return
-    _loaded = True
-    from . import solved
+    with _load_lock:
+        if _loaded:
+            return
+        from . import solved
 
-    for m in pkgutil.iter_modules(solved.__path__):
-        importlib.import_module(f"{solved.__name__}.{m.name}")
+        for m in pkgutil.iter_modules(solved.__path__):
+            importlib.import_module(f"{solved.__name__}.{m.name}")
+        _loaded = True
 
 
 def solution_for(template_id: str) -> Solution | None:

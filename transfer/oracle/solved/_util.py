@@ -14,7 +14,7 @@ from actionmap.actions import Drag, LongPress, Scroll, Tap, Wait
 from actionmap.geometry import px_to_point
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, norm, scroll_to
+from ..base import Ctx, OracleError, Skill, act, scroll_to
 
 
 def grid_center(ctx: Ctx, el: UIElement, dy_frac: float = 0.0) -> tuple[int, int]:
@@ -123,7 +123,12 @@ def row_summary(ctx: Ctx, title: str, *, scroll: bool = True) -> Skill:
     return min(below, key=lambda e: e.bounds.top).text
 
 
-def retrying(make: Callable[[], Skill], tries: int = 2) -> Skill:
+class Ambiguous(OracleError):
+    """What the screen shows does not single out one answer (e.g. two alarms with the same
+    label): trying again cannot help, so :func:`retrying` lets it through at once."""
+
+
+def retrying(ctx: Ctx, make: Callable[[], Skill], tries: int = 2) -> Skill:
     """Run the skill ``make()``; if it raises :class:`OracleError`, run it again from the start.
 
     Only for skills that are safe to repeat (navigation, opening, reading): each restarts
@@ -131,8 +136,12 @@ def retrying(make: Callable[[], Skill], tries: int = 2) -> Skill:
     press and opens selection mode instead of the item); a person would simply try again.
     """
     for i in range(max(1, tries)):
+        if i:  # give a busy phone a moment before trying again
+            yield from act(ctx, Wait(seconds=1.0))
         try:
             return (yield from make())
+        except Ambiguous:
+            raise
         except OracleError:
             if i == tries - 1:
                 raise
@@ -144,9 +153,3 @@ def dial_form(number: str) -> str:
     s = number.strip()
     digits = "".join(ch for ch in s if ch.isdigit())
     return ("+" if s.startswith("+") else "") + digits
-
-
-def find_text(ctx: Ctx, text: str, **kw: object) -> UIElement | None:
-    """Exact (normalized) text match on ``text`` only (not content descriptions)."""
-    want = norm(text)
-    return ctx.find(pred=lambda e: norm(e.text) == want, **kw)  # type: ignore[arg-type]

@@ -14,7 +14,7 @@ from typing import Any
 
 from actionmap.actions import Scroll
 
-from ..base import Ctx, OracleError, Skill, act, answer, complete
+from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, tap
 from ..skills import calendar as Cal
 from ..solutions import solution
 
@@ -28,26 +28,65 @@ def _at(inst: Any, dkey: str = "d", tkey: str = "t") -> datetime:
     return datetime(d.year, d.month, d.day, int(t["hour"]), int(t["minute"]))
 
 
-def day_events(ctx: Ctx, day: Date) -> Skill:
-    """(title, time text) of every event ``day`` shows ('All day' events included)."""
-    yield from Cal.go_to_date(ctx, day)
+def _collect_day(ctx: Ctx, seen: dict[str, tuple[str, str]]) -> None:
+    for e in ctx.obs.elements:
+        if e.resource_id.endswith(("/event_chip", "/event_item")) and e.content_desc:
+            title, _, when = e.content_desc.rpartition(", ")
+            seen.setdefault(e.content_desc, (title or when, when if title else ""))
+
+
+def _read_shown_day(ctx: Ctx) -> Skill:
+    """Events of the day on screen: sim lists them under the month grid (scroll down for more);
+    aosp's Day view starts at 08:00, so it is scrolled up for earlier events, then down."""
     seen: dict[str, tuple[str, str]] = {}
-
-    def collect() -> None:
-        for e in ctx.obs.elements:
-            if e.resource_id.endswith(("/event_chip", "/event_item")) and e.content_desc:
-                title, _, when = e.content_desc.rpartition(", ")
-                seen.setdefault(e.content_desc, (title or when, when if title else ""))
-
-    collect()
-    for direction in ("up", "down"):
+    _collect_day(ctx, seen)
+    for direction in (("up", "down") if ctx.flavor == "aosp" else ("down",)):
         for _ in range(ctx.max_scrolls):
             before = [(e.text, e.bounds) for e in ctx.obs.elements]
             yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
-            collect()
+            _collect_day(ctx, seen)
             if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
                 break
     return list(seen.values())
+
+
+def day_events(ctx: Ctx, day: Date) -> Skill:
+    """(title, time text) of every event ``day`` shows ('All day' events included)."""
+    yield from Cal.go_to_date(ctx, day)
+    return (yield from _read_shown_day(ctx))
+
+
+def show_month(ctx: Ctx, day: Date) -> Skill:
+    """The month view, paged to ``day``'s month (without opening the day)."""
+    yield from Cal.open_month_view(ctx)
+    for _ in range(40):
+        y, m = Cal._shown_month(ctx)
+        diff = (day.year - y) * 12 + (day.month - m)
+        if diff == 0:
+            return ctx.obs
+        yield from tap(ctx, desc="Next month" if diff > 0 else "Previous month", scroll=False)
+    raise OracleError(f"could not page to {day:%Y-%m}")
+
+
+_COUNT = re.compile(r",\s*(\d+)\s+events?\b", re.I)
+
+
+def event_counts(ctx: Ctx, days: list[Date]) -> Skill:
+    """How many events each day has, read from the month grid's day cells, whose description
+    says so ("Tuesday, September 14, 2027, 2 events"; no count means none)."""
+    out: dict[Date, int] = {}
+    for day in sorted(days):
+        if day in out:
+            continue
+        yield from show_month(ctx, day)
+        want = norm(Cal.long_date(day))
+        cell = ctx.find(rid="month_day", pred=lambda e: norm(e.content_desc) == want
+                        or norm(e.content_desc).startswith(want + ","))
+        if cell is None:
+            raise OracleError(f"no day cell for {Cal.long_date(day)}")
+        m = _COUNT.search(cell.content_desc)
+        out[day] = int(m.group(1)) if m else 0
+    return out
 
 
 def edit_event(ctx: Ctx, title: str, day: Date, *, location: str | None = None, new_day: Date | None = None) -> Skill:
@@ -173,8 +212,8 @@ def solve_query_date(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.calendar.query_count_day")
 def solve_query_count_day(ctx: Ctx, inst: Any) -> Skill:
-    events = yield from day_events(ctx, _d(inst))
-    yield from answer(ctx, count=len(events))
+    counts = yield from event_counts(ctx, [_d(inst)])
+    yield from answer(ctx, count=counts[_d(inst)])
 
 
 @solution("train.calendar.query_title_at")
@@ -196,4 +235,4 @@ def solve_query_title_at(ctx: Ctx, inst: Any) -> Skill:
     yield from answer(ctx, title=hits[0])
 
 
-__all__ = ["day_events", "edit_event", "parse_date_line"]
+__all__ = ["day_events", "edit_event", "event_counts", "parse_date_line", "show_month"]

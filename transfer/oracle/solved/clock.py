@@ -16,7 +16,7 @@ from actionmap.observation import UIElement
 from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to, tap, type_into
 from ..skills import clock as C
 from ..solutions import solution
-from ._util import hold, tap_clear
+from ._util import Ambiguous, hold, retrying, tap_clear
 
 _DAY_CODES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 
@@ -53,7 +53,7 @@ def alarm_by_label(ctx: Ctx, label: str) -> Skill:
     if not hits:
         raise OracleError(f"no alarm labelled {label!r} in the list ({[c[1] for c in cards]})")
     if len(hits) > 1:
-        raise OracleError(f"{len(hits)} alarms are labelled {label!r}")
+        raise Ambiguous(f"{len(hits)} alarms are labelled {label!r}: {[c[0] for c in hits]}")
     return hits[0]
 
 
@@ -239,51 +239,60 @@ def switch_all_at(ctx: Ctx, hour: int, minute: int, on: bool) -> Skill:
 @solution("clock.alarm_off", "clock.alarm_on")
 def solve_alarm_onoff(ctx: Ctx, inst: Any) -> Skill:
     """Switch *every* alarm at that time: "the 7:00 alarm" means all of them if there are two."""
-    yield from switch_all_at(ctx, *_t(inst), on=inst.template_id.endswith("_on"))
+    yield from retrying(ctx, lambda: switch_all_at(ctx, *_t(inst), on=inst.template_id.endswith("_on")), tries=3)
     yield from complete(ctx)
 
 
 @solution("clock.alarm_delete")
 def solve_alarm_delete(ctx: Ctx, inst: Any) -> Skill:
-    yield from C.delete_alarm(ctx, *_t(inst))
+    yield from retrying(ctx, lambda: C.delete_alarm(ctx, *_t(inst)), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.clock.alarm_change_time")
 def solve_alarm_change_time(ctx: Ctx, inst: Any) -> Skill:
     label = inst.params["label"]
-    time_text, *_ = yield from alarm_by_label(ctx, label)
-    yield from C.change_alarm_time(ctx, *alarm_hm(time_text), *_t(inst, "t2"), label=label)
+    time_text, *_ = yield from retrying(ctx, lambda: alarm_by_label(ctx, label), tries=3)
+    yield from retrying(ctx, lambda: C.change_alarm_time(ctx, *alarm_hm(time_text), *_t(inst, "t2"), label=label), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.clock.alarm_rename")
 def solve_alarm_rename(ctx: Ctx, inst: Any) -> Skill:
-    yield from set_alarm_label(ctx, *_t(inst), inst.params["label"])
+    yield from retrying(ctx, lambda: set_alarm_label(ctx, *_t(inst), inst.params["label"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.clock.alarm_add_repeat")
 def solve_alarm_add_repeat(ctx: Ctx, inst: Any) -> Skill:
-    yield from set_alarm_days(ctx, *_t(inst), inst.params["days"]["value"])
+    yield from retrying(ctx, lambda: set_alarm_days(ctx, *_t(inst), inst.params["days"]["value"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.clock.alarms_all_off")
 def solve_alarms_all_off(ctx: Ctx, inst: Any) -> Skill:
-    cards = yield from C.list_alarms(ctx)
-    for time_text, label, _days, on in cards:
-        if on:
-            yield from C.set_alarm_enabled(ctx, *alarm_hm(time_text), enabled=False, label=label)
+    """Switch off every enabled alarm, re-reading the list until it shows none (a gesture the
+    app misreads — a scroll taken for a long press opens "Delete alarm?" — hides the list)."""
+    for _round in range(3):
+        cards = yield from C.list_alarms(ctx)
+        todo = [(t, lab) for t, lab, _d, on in cards if on]
+        if cards and not todo:
+            break
+        for time_text, label in todo:
+            yield from retrying(ctx, lambda t=time_text, lab=label: C.set_alarm_enabled(ctx, *alarm_hm(t), enabled=False,
+                                                                                  label=lab), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.clock.delete_disabled")
 def solve_delete_disabled(ctx: Ctx, inst: Any) -> Skill:
-    cards = yield from C.list_alarms(ctx)
-    for time_text, label, _days, on in cards:
-        if not on:
-            yield from C.delete_alarm(ctx, *alarm_hm(time_text), label=label)
+    for _round in range(3):
+        cards = yield from C.list_alarms(ctx)
+        todo = [(t, lab) for t, lab, _d, on in cards if not on]
+        if cards and not todo:
+            break
+        for time_text, label in todo:
+            yield from retrying(ctx, lambda t=time_text, lab=label: C.delete_alarm(ctx, *alarm_hm(t), label=lab), tries=3)
     yield from complete(ctx)
 
 
@@ -291,19 +300,19 @@ def solve_delete_disabled(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("clock.alarm_query_label")
 def solve_alarm_query_label(ctx: Ctx, inst: Any) -> Skill:
-    time_text, *_ = yield from alarm_by_label(ctx, inst.params["label"])
+    time_text, *_ = yield from retrying(ctx, lambda: alarm_by_label(ctx, inst.params["label"]), tries=3)
     yield from answer(ctx, time=time_text)
 
 
 @solution("train.clock.query_alarm_days")
 def solve_query_alarm_days(ctx: Ctx, inst: Any) -> Skill:
-    _time, _label, days, _on = yield from alarm_by_label(ctx, inst.params["label"])
+    _time, _label, days, _on = yield from retrying(ctx, lambda: alarm_by_label(ctx, inst.params["label"]), tries=3)
     yield from answer(ctx, days=parse_days(days))
 
 
 @solution("test.query.alarm_time_and_days")
 def solve_query_alarm_time_days(ctx: Ctx, inst: Any) -> Skill:
-    time_text, _label, days, _on = yield from alarm_by_label(ctx, inst.params["label"])
+    time_text, _label, days, _on = yield from retrying(ctx, lambda: alarm_by_label(ctx, inst.params["label"]), tries=3)
     yield from answer(ctx, time=time_text, days=parse_days(days))
 
 
@@ -369,7 +378,7 @@ def remove_world_clock(ctx: Ctx, city: str) -> Skill:
 
 @solution("train.clock.world_clock_remove")
 def solve_world_clock_remove(ctx: Ctx, inst: Any) -> Skill:
-    yield from remove_world_clock(ctx, inst.params["city"])
+    yield from retrying(ctx, lambda: remove_world_clock(ctx, inst.params["city"]), tries=3)
     yield from complete(ctx)
 
 

@@ -1,5 +1,9 @@
 """Oracle solutions for Contacts templates.
 
+Steps that open a contact from a list are retried (``_util.retrying``): a tap the app takes
+for a long press selects the row instead of opening it. Creating is never retried (a second
+attempt could add a duplicate).
+
 Contacts are created, edited, starred and deleted with ``skills.contacts``; numbers are typed
 the way the instruction writes them. Query answers are read from the contact card (or, for
 favorites, from the people list's Favorites section).
@@ -15,6 +19,7 @@ from actionmap.observation import UIElement
 from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
 from ..skills import contacts as K
 from ..solutions import solution
+from ._util import Ambiguous, retrying
 
 # --- helpers -------------------------------------------------------------------------------------
 
@@ -91,7 +96,7 @@ def contacts_with_company(ctx: Ctx, company: str) -> Skill:
         candidates = yield from all_contact_names(ctx)
     out = []
     for name in candidates:
-        shown = yield from K.read_contact_field(ctx, name, "company")
+        shown = yield from retrying(ctx, lambda: K.read_contact_field(ctx, name, "company"), tries=3)
         if norm(shown) == norm(company):
             out.append(name)
     return out
@@ -161,58 +166,58 @@ def solve_create_first_only(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("contacts.edit_number")
 def solve_edit_number(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.edit_contact_phone(ctx, _p(inst), inst.params["ph2"]["text"])
+    yield from retrying(ctx, lambda: K.edit_contact_phone(ctx, _p(inst), inst.params["ph2"]["text"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.contacts.add_email", "train.contacts.edit_email")
 def solve_edit_email(ctx: Ctx, inst: Any) -> Skill:
     value = inst.params["email"] if "email" in inst.params else inst.params["new"]
-    yield from K.edit_contact_field(ctx, _p(inst), "email", value)
+    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "email", value), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.contacts.set_company")
 def solve_set_company(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.edit_contact_field(ctx, _p(inst), "company", inst.params["company"])
+    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "company", inst.params["company"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.contacts.remove_company")
 def solve_remove_company(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.edit_contact_field(ctx, _p(inst), "company", "")
+    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "company", ""), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.contacts.rename")
 def solve_rename(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.edit_contact_field(ctx, _p(inst), "name", _p(inst, "q"))
+    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "name", _p(inst, "q")), tries=3)
     yield from complete(ctx)
 
 
 @solution("contacts.favorite", "contacts.unfavorite")
 def solve_favorite(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.set_starred(ctx, _p(inst), inst.template_id == "contacts.favorite")
+    yield from retrying(ctx, lambda: K.set_starred(ctx, _p(inst), inst.template_id == "contacts.favorite"), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.contacts.star_two")
 def solve_star_two(ctx: Ctx, inst: Any) -> Skill:
     for rec in inst.params["ps"][:2]:
-        yield from K.set_starred(ctx, rec["name"], True)
+        yield from retrying(ctx, lambda rec=rec: K.set_starred(ctx, rec["name"], True), tries=3)
     yield from complete(ctx)
 
 
 @solution("contacts.delete")
 def solve_delete(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.delete_contact(ctx, _p(inst))
+    yield from retrying(ctx, lambda: K.delete_contact(ctx, _p(inst)), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.contacts.delete_two")
 def solve_delete_two(ctx: Ctx, inst: Any) -> Skill:
     for rec in inst.params["ps"][:2]:
-        yield from K.delete_contact(ctx, rec["name"])
+        yield from retrying(ctx, lambda rec=rec: K.delete_contact(ctx, rec["name"]), tries=3)
     yield from complete(ctx)
 
 
@@ -220,32 +225,32 @@ def solve_delete_two(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("contacts.query_phone")
 def solve_query_phone(ctx: Ctx, inst: Any) -> Skill:
-    phone = yield from K.read_contact_field(ctx, _p(inst), "phone")
+    phone = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "phone"), tries=3)
     yield from answer(ctx, phone=phone)
 
 
 @solution("train.contacts.query_work_number")
 def solve_query_work_number(ctx: Ctx, inst: Any) -> Skill:
-    phone = yield from K.read_contact_field(ctx, _p(inst), "phone", label="work")
+    phone = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "phone", label="work"), tries=3)
     yield from answer(ctx, phone=phone)
 
 
 @solution("contacts.query_email")
 def solve_query_email(ctx: Ctx, inst: Any) -> Skill:
-    email = yield from K.read_contact_field(ctx, _p(inst), "email")
+    email = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "email"), tries=3)
     yield from answer(ctx, email=email)
 
 
 @solution("contacts.query_company")
 def solve_query_company(ctx: Ctx, inst: Any) -> Skill:
-    company = yield from K.read_contact_field(ctx, _p(inst), "company")
+    company = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "company"), tries=3)
     yield from answer(ctx, company=company)
 
 
 @solution("test.query.contact_card")
 def solve_query_contact_card(ctx: Ctx, inst: Any) -> Skill:
-    company = yield from K.read_contact_field(ctx, _p(inst), "company")
-    email = yield from K.read_contact_field(ctx, _p(inst), "email")
+    company = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "company"), tries=3)
+    email = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "email"), tries=3)
     yield from answer(ctx, company=company, email=email)
 
 
@@ -261,7 +266,7 @@ def solve_query_favorites(ctx: Ctx, inst: Any) -> Skill:
 def solve_query_by_company(ctx: Ctx, inst: Any) -> Skill:
     names = yield from contacts_with_company(ctx, inst.params["company"])
     if len(names) != 1:
-        raise OracleError(f"{len(names)} contacts work at {inst.params['company']!r}: {names}")
+        raise Ambiguous(f"{len(names)} contacts work at {inst.params['company']!r}: {names}")
     yield from answer(ctx, name=names[0])
 
 

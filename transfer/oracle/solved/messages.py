@@ -107,7 +107,7 @@ def open_thread(ctx: Ctx, who: str) -> Skill:
     Why three: when a tap is held long enough to count as a long press, the sim app selects
     the row and then swallows the *next* click on that row as the long press's own trailing
     click — so the second tap is lost too."""
-    return (yield from retrying(lambda: M.open_thread(ctx, who), tries=3))
+    return (yield from retrying(ctx, lambda: M.open_thread(ctx, who), tries=3))
 
 
 def draft_in_thread(ctx: Ctx, who: str, body: str) -> Skill:
@@ -132,27 +132,27 @@ def solve_read_thread(ctx: Ctx, inst: Any) -> Skill:
 @solution("messages.mark_read_number")
 def solve_mark_read_number(ctx: Ctx, inst: Any) -> Skill:
     # the skill recognises "(503) 555-0169" as a name, not a number: pass its digits
-    yield from M.mark_thread_read(ctx, dial_form(inst.params["ph"]["text"]))
+    yield from retrying(ctx, lambda: M.mark_thread_read(ctx, dial_form(inst.params["ph"]["text"])), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.messages.mark_two_read")
 def solve_mark_two_read(ctx: Ctx, inst: Any) -> Skill:
     for p in inst.params["ps"][:2]:
-        yield from M.mark_thread_read(ctx, p["full"])
+        yield from retrying(ctx, lambda p=p: M.mark_thread_read(ctx, p["full"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("messages.delete_thread")
 def solve_delete_thread(ctx: Ctx, inst: Any) -> Skill:
-    yield from M.delete_thread(ctx, inst.params["p"]["full"])
+    yield from retrying(ctx, lambda: M.delete_thread(ctx, inst.params["p"]["full"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.messages.delete_two_threads")
 def solve_delete_two_threads(ctx: Ctx, inst: Any) -> Skill:
     for p in inst.params["ps"][:2]:
-        yield from M.delete_thread(ctx, dial_form(p["phone"]["text"]))
+        yield from retrying(ctx, lambda p=p: M.delete_thread(ctx, dial_form(p["phone"]["text"])), tries=3)
     yield from complete(ctx)
 
 

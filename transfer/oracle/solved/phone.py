@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from actionmap.actions import LongPress, Scroll, Tap
+from actionmap.actions import LongPress, Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, scroll_to
 from ..skills import contacts as K
 from ..skills import phone as P
 from ..solutions import solution
+from ._util import retrying
 
 
 def _row_texts(ctx: Ctx, row: UIElement) -> list[str]:
@@ -63,33 +64,44 @@ def call_log_rows(ctx: Ctx) -> Skill:
     return seen
 
 
-def dial_number(ctx: Ctx, number: str) -> Skill:
-    """Enter ``number`` on the dial pad, checking the display after every key and correcting a
-    wrong character (a tap held too long on 0 enters '+') with one backspace and a retry."""
+def _clear_dialpad(ctx: Ctx) -> Skill:
+    for _ in range(3):
+        if not P._digits(ctx):
+            return True
+        yield from act(ctx, LongPress(target=P._key(ctx, "deleteButton").index))
+    return not P._digits(ctx)
+
+
+def dial_number(ctx: Ctx, number: str, attempts: int = 3) -> Skill:
+    """Enter ``number`` on the dial pad, checking the display after every key.
+
+    The dial pad's digits field is an editable text field: typing the number into it takes one
+    step. Where it is not (or typing did not take), the keys are tapped:
+    ``skills.phone.dial_number`` checks only at the end; here a key the phone misreads (a tap held
+    too long on 0 enters '+') is caught at once; the pad is then cleared and the number
+    entered again, as a person would, up to ``attempts`` times."""
     want = P.dial_string(number)
     if not any(ch.isdigit() for ch in want):
         raise OracleError(f"nothing to dial in {number!r}")
     yield from P.open_dialpad(ctx)
-    if P._digits(ctx):
-        yield from act(ctx, LongPress(target=P._key(ctx, "deleteButton").index))
-        if P._digits(ctx):
-            raise OracleError("could not clear the dial pad")
-    for i, ch in enumerate(want):
-        for _attempt in range(3):
+    field = ctx.find(rid="digits", pred=lambda e: e.editable)
+    if field is not None:  # the digits field takes typed text (adb/uiautomator2 type into it too)
+        yield from act(ctx, TypeText(text=want, clear=True, target=None if field.focused else field.index))
+        if P._digits(ctx) == want:
+            return ctx.obs
+    for _attempt in range(attempts):
+        if not (yield from _clear_dialpad(ctx)):
+            continue
+        for i, ch in enumerate(want):
             if ch == "+":
                 yield from act(ctx, LongPress(target=P._key(ctx, "zero").index))
             else:
                 yield from act(ctx, Tap(target=P._key(ctx, P.KEY_IDS[ch]).index))
-            shown = P._digits(ctx)
-            if shown == want[: i + 1]:
+            if P._digits(ctx) != want[: i + 1]:
                 break
-            if len(shown) > i and shown[:i] == want[:i]:  # one wrong character: take it back
-                yield from act(ctx, Tap(target=P._key(ctx, "deleteButton").index))
-            if P._digits(ctx) != want[:i]:
-                raise OracleError(f"the dial pad shows {P._digits(ctx)!r}, wanted {want[:i]!r} so far")
-        else:
-            raise OracleError(f"could not enter {ch!r} on the dial pad")
-    return ctx.obs
+        if P._digits(ctx) == want:
+            return ctx.obs
+    raise OracleError(f"the dial pad shows {P._digits(ctx)!r}, wanted {want!r}")
 
 
 def open_call_details(ctx: Ctx, who: str) -> Skill:
@@ -123,7 +135,7 @@ def solve_dial_national(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.phone.dial_contact")
 def solve_dial_contact(ctx: Ctx, inst: Any) -> Skill:
-    number = yield from K.read_contact_field(ctx, inst.params["p"]["full"], "phone")
+    number = yield from retrying(ctx, lambda: K.read_contact_field(ctx, inst.params["p"]["full"], "phone"), tries=3)
     if not number:
         raise OracleError(f"{inst.params['p']['full']!r} shows no phone number")
     yield from dial_number(ctx, number)
@@ -134,7 +146,7 @@ def solve_dial_contact(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("phone.query_last_missed")
 def solve_last_missed(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from P.read_last_call(ctx, "missed")
+    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "missed"), tries=3)
     if not call:
         raise OracleError("no missed call in the log")
     yield from answer(ctx, number=call["number"])
@@ -142,7 +154,7 @@ def solve_last_missed(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.phone.query_last_incoming")
 def solve_last_incoming(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from P.read_last_call(ctx, "incoming")
+    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "incoming"), tries=3)
     if not call:
         raise OracleError("no incoming call in the log")
     yield from answer(ctx, number=call["number"])
@@ -150,7 +162,7 @@ def solve_last_incoming(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.phone.query_last_called")
 def solve_last_called(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from P.read_last_call(ctx, "outgoing")
+    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "outgoing"), tries=3)
     if not call:
         raise OracleError("no outgoing call in the log")
     yield from answer(ctx, name=call["name"] or call["number"])
@@ -165,7 +177,7 @@ def solve_missed_count(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.phone.query_call_duration")
 def solve_call_duration(ctx: Ctx, inst: Any) -> Skill:
-    yield from open_call_details(ctx, inst.params["p"]["full"])
+    yield from retrying(ctx, lambda: open_call_details(ctx, inst.params["p"]["full"]), tries=3)
     el = ctx.find(rid="call_duration")
     if el is None or not el.text:
         raise OracleError("the call details show no duration")

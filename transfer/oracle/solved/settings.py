@@ -16,6 +16,7 @@ from actionmap.observation import UIElement
 from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to, set_switch, tap, type_into
 from ..skills import settings as S
 from ..solutions import solution
+from ._util import row_summary
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -42,16 +43,6 @@ def read_toggle(ctx: Ctx, field: str) -> Skill:
     if sw is None:
         raise OracleError(f"no switch on the row {label!r}")
     return bool(sw.checked)
-
-
-def _row_summary(ctx: Ctx, title: str) -> Skill:
-    """The summary text under a preference row titled ``title``."""
-    el = yield from scroll_to(ctx, title)
-    below = [e for e in ctx.obs.elements if e.text and e.index != el.index and e.bounds.top >= el.bounds.bottom - 4
-             and abs(e.bounds.left - el.bounds.left) < 40 and e.bounds.top - el.bounds.bottom < 120]
-    if not below:
-        raise OracleError(f"no summary under {title!r}")
-    return min(below, key=lambda e: e.bounds.top).text
 
 
 def _open_display(ctx: Ctx) -> Skill:
@@ -296,7 +287,7 @@ def _duration_s(text: str) -> int | None:
 @solution("train.settings.query_timeout")
 def solve_query_timeout(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_display(ctx)
-    summary = yield from _row_summary(ctx, "Screen timeout")
+    summary = yield from row_summary(ctx, "Screen timeout")
     m = _DUR.search(summary)
     if not m:
         raise OracleError(f"cannot read a duration in {summary!r}")
@@ -306,7 +297,7 @@ def solve_query_timeout(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.settings.query_font")
 def solve_query_font(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_display(ctx)
-    summary = yield from _row_summary(ctx, ctx.t("Font size", "Display size and text"))
+    summary = yield from row_summary(ctx, ctx.t("Font size", "Display size and text"))
     m = re.search(r"(Small|Default|Largest|Large)", summary)
     if not m:
         raise OracleError(f"cannot read a font size in {summary!r}")

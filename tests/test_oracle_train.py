@@ -1,0 +1,149 @@
+"""The oracle on the train split (a deterministic sample), plus its pure helpers.
+
+Why: train templates are what policies learn from; a template the oracle cannot solve is a
+bad training signal. A fixed, evenly spread sample of 25 train templates runs for seed 1,
+alternating the ``sim`` and ``aosp`` flavors, through ``experiments/oracle_check.py`` (the
+real runner and judge). The helpers that turn what the screen shows into answers are
+checked directly.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from datetime import date
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKERS = 3
+SAMPLE = 25
+
+
+def _oracle_check() -> ModuleType:
+    name = "oracle_check"
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, ROOT / "experiments" / "oracle_check.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def train_sample(n: int = SAMPLE) -> list[tuple[str, str]]:
+    """``n`` train templates spread evenly over the sorted ids, flavors alternating."""
+    from transfer.tasks.loader import load_templates
+
+    ids = sorted(t.id for t in load_templates("train"))
+    step = len(ids) / n
+    picked = [ids[int(i * step)] for i in range(n)]
+    return [(tid, ("sim", "aosp")[i % 2]) for i, tid in enumerate(picked)]
+
+
+def test_every_train_template_has_a_solution() -> None:
+    from transfer.oracle.solutions import all_solutions
+    from transfer.tasks.loader import load_templates
+
+    ids = [t.id for t in load_templates("train")]
+    assert len(ids) >= 80
+    missing = sorted(set(ids) - set(all_solutions()))
+    assert not missing, f"train templates without an oracle solution: {missing}"
+
+
+def test_sample_is_deterministic_and_spread() -> None:
+    a, b = train_sample(), train_sample()
+    assert a == b and len(a) == SAMPLE and len({t for t, _ in a}) == SAMPLE
+    apps = {t.split(".")[1] for t, _ in a}
+    assert {"settings", "clock", "contacts", "messages", "calendar", "files"} <= apps
+    assert {f for _, f in a} == {"sim", "aosp"}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_oracle_solves_train_sample_seed1() -> None:
+    pytest.importorskip("playwright")
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sim.pool import SimPool
+    from sim.runtime import Runtime
+    from transfer.oracle.solutions import all_solutions
+
+    oc = _oracle_check()
+    all_solutions()
+    jobs = train_sample()
+    pool = SimPool(Runtime.get(), pages_per_profile=WORKERS)
+    try:
+        oc.warm_up(pool, WORKERS)
+        with ThreadPoolExecutor(max_workers=WORKERS) as ex:
+            outs = list(ex.map(lambda j: oc.run_one(j[0], 1, j[1], pool=pool), jobs))
+    finally:
+        pool.rt.run(pool.close())
+    assert [(o.template_id, o.flavor) for o in outs] == jobs
+    assert all(o.error is None and o.steps >= 1 for o in outs)
+    failed = oc.failures([o for o in outs if not o.passed], verbose=True)
+    assert not failed, f"{len(failed)} oracle failures:\n" + json.dumps(failed, ensure_ascii=False, indent=1)[:20000]
+
+
+# --- pure helpers: what the screen shows → answers -----------------------------------------------
+
+def test_alarm_days_from_summaries() -> None:
+    from transfer.oracle.solved.clock import alarm_hm, parse_days
+
+    assert parse_days("Weekdays") == ["mon", "tue", "wed", "thu", "fri"]
+    assert parse_days("Weekends") == ["sat", "sun"]
+    assert parse_days("Every day") == ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    assert parse_days("Tue, Thu") == ["tue", "thu"]
+    assert parse_days("Sun, Sat") == ["sun", "sat"]
+    assert parse_days("Not scheduled") == []
+    assert alarm_hm("06:45") == (6, 45) and alarm_hm("7:05 PM") == (19, 5) and alarm_hm("12:00 AM") == (0, 0)
+
+
+def test_numbers_sizes_and_dates() -> None:
+    from transfer.oracle.base import OracleError
+    from transfer.oracle.solved._util import dial_form
+    from transfer.oracle.solved.calendar import parse_date_line
+    from transfer.oracle.solved.files import size_bytes
+
+    assert dial_form("(503) 555-0169") == "5035550169"
+    assert dial_form("+1 202 555 0100") == "+12025550100"
+    assert size_bytes("184 kB") == 184000 and size_bytes("1.5 MB") == 1_500_000 and size_bytes("3 items") is None
+    assert parse_date_line("Thu, Jul 15, 2027") == date(2027, 7, 15)
+    assert parse_date_line("Sunday, August 22, 2027, 10:00 –") == date(2027, 8, 22)
+    with pytest.raises(OracleError):
+        parse_date_line("All day")
+
+
+def test_calculator_expressions_and_recipient() -> None:
+    from transfer.oracle.solved.calculator import expression_for
+    from transfer.oracle.solved.messages import recipient_from
+    from transfer.tasks.loader import get_template
+
+    inst = get_template("calculator.expression").instantiate(3)
+    p = inst.params
+    assert expression_for(inst) == f"({p['a']}+{p['b']})×{p['c']}−{p['d']}"
+    send = get_template("messages.send_test").instantiate(0)
+    assert "".join(ch for ch in recipient_from(send) if ch.isdigit()).endswith("2025550100")
+
+
+def test_skill_internals_the_solutions_rely_on_exist() -> None:
+    """The solutions reuse a few non-public helpers of ``transfer.oracle.skills``; a rename
+    there should fail here, by name, rather than as an oracle abort in a long sim run."""
+    from transfer.oracle.skills import calendar, clock, contacts, files, messages, phone
+
+    needed = {
+        clock: ["_minutes", "_scroll_until", "_scroll", "_fill_time_picker", "_city_probe", "_fold", "DAYS",
+                "DAY_NAMES", "time_texts", "list_alarms", "find_alarm"],
+        contacts: ["_tap", "_fill", "_choose_label", "_save", "_rid", "split_name", "read_contact_field"],
+        phone: ["_digits", "_key", "KEY_IDS", "_row_kind", "_rid", "dial_string", "open_dialpad", "open_recents"],
+        messages: ["_row_parts", "_UNREAD", "open_thread", "open_messages"],
+        calendar: ["_edit", "_set_date", "_type", "_save", "_shown_month", "MONTHS", "long_date", "open_month_view"],
+        files: ["_menu", "_in_picker", "_crumbs", "_row_title", "_toast", "STORAGE", "split", "norm_path", "parts_of",
+                "select", "list_folder"],
+    }
+    missing = [f"{mod.__name__}.{name}" for mod, names in needed.items() for name in names if not hasattr(mod, name)]
+    assert not missing, missing
