@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import shlex
 import socket
-import threading
 import time
 from collections.abc import Sequence
 
@@ -62,7 +61,7 @@ _LOST_STATES = {None, "offline", "unauthorized", "absent", "no permissions", "co
 
 
 class Shell:
-    """Commands on one phone, serialised per call only by the adb server (thread-safe)."""
+    """Commands on one phone. Thread-safe: every call opens its own adb stream."""
 
     def __init__(self, client: adbutils.AdbClient, serial: str, *, timeout: float = 30.0):
         self.client = client
@@ -70,7 +69,6 @@ class Shell:
         self.timeout = timeout
         self.device = client.device(serial)
         self._v2: bool | None = None
-        self._lock = threading.Lock()
         self.calls = 0
 
     # ------------------------------------------------------------------ state
@@ -137,12 +135,6 @@ class Shell:
             raise self._classify(e, "exec-out") from e
         assert isinstance(data, bytes)
         return data
-
-    def push_bytes(self, data: bytes, path: str, *, mode: int = 0o644, mtime: int | None = None) -> None:
-        try:
-            self.device.sync.push(data, path, mode=mode)
-        except (adbutils.AdbError, OSError, socket.timeout, EOFError) as e:
-            raise self._classify(e, f"push {path}") from e
 
     def getprop(self, key: str) -> str:
         return self.out(["getprop", key]).strip()

@@ -16,7 +16,10 @@ and on close; :mod:`device.readers` fills ``WorldState``.
 from __future__ import annotations
 
 import logging
+import os
+import re
 import time
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -33,12 +36,14 @@ from device.input import Geometry, InputDriver
 from device.observe import Observer, ObserveMeta
 from device.parsers import Hierarchy, ParseError, parse_hierarchy
 from device.preflight import DeviceTweaks, Preflight, run_preflight, wake_and_unlock
-from device.readers import ReaderOptions, StateReader
-from device.writers import DeviceWriter, Journal, SetupError, SetupReport, TeardownReport, refusal_reason
+from device.readers import TAG_INVISIBLE_RE, TAG_RE, ReaderOptions, StateReader, untagged
+from device.writers import (DeviceWriter, Journal, SettingsJournal, SetupError, SetupReport, TeardownReport,
+                            journal_dir, refusal_reason)
 
 __all__ = ["DeviceEnv", "DeviceOptions", "DeviceNotReady", "UnsafeTask"]
 
 log = logging.getLogger(__name__)
+_MARKS = re.compile(f"{TAG_RE.pattern}|{TAG_INVISIBLE_RE.pattern}")
 
 
 class DeviceNotReady(RuntimeError):
@@ -47,6 +52,26 @@ class DeviceNotReady(RuntimeError):
 
 class UnsafeTask(RuntimeError):
     """The task would act on the outside world (send an SMS, place a call) from a real phone."""
+
+
+class SessionJournal(BaseModel):
+    """What a DeviceEnv session changed outside any episode (tweaks, IME), persisted so a crashed
+    session is undone by the next one (``<journal_dir>/<serial>.session.json``)."""
+
+    raw: SettingsJournal = Field(default_factory=SettingsJournal)
+    ime_old: str | None = None
+    ime_switched_to: str | None = None
+    ime_was_enabled: bool = True
+
+    def restore(self, shell: Shell) -> list[str]:
+        problems = self.raw.restore(shell)
+        if self.ime_switched_to:
+            if self.ime_old:
+                shell.run(["ime", "set", self.ime_old])
+            if not self.ime_was_enabled:
+                shell.run(["ime", "disable", self.ime_switched_to])
+            self.ime_switched_to = None
+        return problems
 
 
 class DeviceOptions(BaseModel):
@@ -64,8 +89,12 @@ class DeviceOptions(BaseModel):
     alarm_probe: bool | Literal["auto"] = Field(
         "auto", description="Read alarms by opening the Clock app (it changes the screen): always, never, or "
                             "'auto' = only for tasks whose judge needs alarms.")
-    destructive: bool = Field(False, description="Allow pm clear / wiping storage (dedicated test phones only).")
-    test_recipient: str | None = Field(None, description="A phone number you own: tasks may SMS/call only it.")
+    destructive: bool = Field(default_factory=lambda: os.environ.get("S2R_DESTRUCTIVE", "") == "1",
+                              description="Allow pm clear / wiping storage (dedicated test phones only). "
+                                          "Default from S2R_DESTRUCTIVE=1.")
+    test_recipient: str | None = Field(default_factory=lambda: os.environ.get("S2R_TEST_RECIPIENT") or None,
+                                       description="A phone number you own: tasks may SMS/call only it. "
+                                                   "Default from S2R_TEST_RECIPIENT.")
     journal_dir: str | None = None
     unlock: bool = Field(True, description="Wake the screen and dismiss a keyguard without PIN on start.")
     adb_ime: bool = Field(True, description="If an ADB keyboard IME is installed, make it current while s2r "
@@ -100,6 +129,7 @@ class DeviceEnv:
         self._state_cache: WorldState | None = None
         self._text_ctx: tuple[UIElement | None, str, str] = (None, "", "")
         self._dirty_apps: set[str] = set()
+        self.session = SessionJournal()
         self.closed = False
 
     # ------------------------------------------------------------------ lifecycle
@@ -122,9 +152,19 @@ class DeviceEnv:
         if not pf.ok:
             raise DeviceNotReady(f"{self.serial}: {'; '.join(pf.problems)}")
         self.pf = pf
+        stale_session = self._session_path()
+        if stale_session.exists():  # a crashed session left tweaks or an IME switch: undo them first
+            try:
+                SessionJournal.model_validate_json(stale_session.read_text("utf-8")).restore(self.shell)
+            except ValueError:
+                pass
+            stale_session.unlink(missing_ok=True)
+        self.session = SessionJournal()
         if self.options.stay_awake or self.options.no_animations:
             self.tweaks = DeviceTweaks(self.shell)
+            self.tweaks.journal = self.session.raw
             self.tweaks.apply(stay_awake=self.options.stay_awake, no_animations=self.options.no_animations)
+            self._save_session()
         if self.options.use_u2:
             self.u2 = self._connect_u2()
         self.input = InputDriver(self.shell, family=pf.family, sdk=pf.sdk, u2=self.u2, gestures=self.options.gestures,
@@ -134,8 +174,6 @@ class DeviceEnv:
         self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe is True),
                                   ui=self)
         self._tz = self.reader.timezone()
-        from pathlib import Path
-
         self.writer = DeviceWriter(self.shell, family=pf.family, tz=self._tz,
                                    journal_root=Path(self.options.journal_dir) if self.options.journal_dir else None,
                                    ui=self, clipboard=self._clipboard_fns(), destructive=self.options.destructive,
@@ -146,33 +184,32 @@ class DeviceEnv:
             log.warning("%s: undid a setup left by an earlier run: %s", self.serial, self.last_teardown)
         return pf
 
+    def _session_path(self) -> Path:
+        root = Path(self.options.journal_dir) if self.options.journal_dir else journal_dir()
+        return root / (re.sub(r"[^A-Za-z0-9_.-]", "_", self.serial) + ".session.json")
+
+    def _save_session(self) -> None:
+        p = self._session_path()
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(self.session.model_dump_json(indent=1), encoding="utf-8")
+
     def _switch_ime(self, pf: Preflight) -> str | None:
-        """Make an installed ADB keyboard the current IME (recorded; :meth:`close` restores)."""
-        self._ime_restore: tuple[str | None, bool] | None = None
+        """Make an installed ADB keyboard the current IME (journalled; :meth:`close` restores)."""
         if not (self.options.adb_ime and pf.adb_ime and pf.ime_switch_allowed) or pf.ime_current == pf.adb_ime:
             return pf.ime_current
-        was_enabled = pf.adb_ime in pf.imes_enabled
-        self._ime_restore = (pf.ime_current, was_enabled)
-        if not was_enabled:
+        self.session.ime_old, self.session.ime_switched_to = pf.ime_current, pf.adb_ime
+        self.session.ime_was_enabled = pf.adb_ime in pf.imes_enabled
+        self._save_session()
+        if not self.session.ime_was_enabled:
             self.shell.run(["ime", "enable", pf.adb_ime])
         self.shell.run(["ime", "set", pf.adb_ime])
         now = self.shell.out(["settings", "get", "secure", "default_input_method"]).strip()
         if now != pf.adb_ime:
             self.warnings.append(f"could not switch to {pf.adb_ime} (still {now})")
-            self._restore_ime()
+            self.session.restore(self.shell)
+            self._save_session()
             return pf.ime_current
         return pf.adb_ime
-
-    def _restore_ime(self) -> None:
-        restore = getattr(self, "_ime_restore", None)
-        if not restore or self.pf is None or not self.pf.adb_ime:
-            return
-        old, was_enabled = restore
-        if old:
-            self.shell.run(["ime", "set", old])
-        if not was_enabled:
-            self.shell.run(["ime", "disable", self.pf.adb_ime])
-        self._ime_restore = None
 
     def _connect_u2(self) -> Any:
         try:
@@ -225,9 +262,9 @@ class DeviceEnv:
         self.closed = True
         try:
             self._teardown()
-            if self.tweaks is not None:
-                self.tweaks.restore()
-            self._restore_ime()
+            if self.pf is not None:
+                self.session.restore(self.shell)
+                self._session_path().unlink(missing_ok=True)
         except (DeviceLost, DeviceCommandError) as e:
             log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
         if self.observer is not None:
@@ -262,9 +299,6 @@ class DeviceEnv:
                 raise UnsafeTask(reason)
         raw = getattr(setup, "setup", setup)
         patch = raw if isinstance(raw, StatePatch) else StatePatch.model_validate(raw or {})
-        for app in sorted(self._dirty_apps - {"launcher"}):  # apps the last episode left mid-way: back to root
-            inp.open_app(app, fresh=True)
-        self._dirty_apps.clear()
         inp.key("home")
         self._state_cache = None
         self.journal, self.setup_report = writer.apply(patch)
@@ -273,7 +307,11 @@ class DeviceEnv:
                                                                                        or []))
         if reader.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
             self._state_cache = reader.read()
-            inp.key("home")
+        # apps the last episode (or this setup, or the probe) left mid-way go back to their root screen
+        for app in sorted(self._dirty_apps - {"launcher"}):
+            inp.open_app(app, fresh=True)
+        self._dirty_apps.clear()
+        inp.key("home")
         if patch.start.app and patch.start.app != "launcher":
             why = inp.open_app(patch.start.app, fresh=True)
             if why:
@@ -303,6 +341,10 @@ class DeviceEnv:
         display = rotated_size(*(self.pf.natural_size or (1080, 2400)), rot)
         obs, meta, hier = observer.observe(step=self._step, display=display, density=self.pf.density or 420,
                                            rotation=rot, xml=xml, meta=meta)
+        if any(_MARKS.search(e.text) or _MARKS.search(e.content_desc) for e in obs.elements):
+            # setup's run tags are bookkeeping, not UI: the policy reads labels as a person sees them
+            obs.elements = [e.model_copy(update={"text": untagged(e.text), "content_desc": untagged(e.content_desc)})
+                            for e in obs.elements]
         if obs.screen.rotation != rot:  # the phone rotated: rotation-aware geometry from now on
             self.pf.rotation = obs.screen.rotation
         self._last_obs, self._last_hier = obs, hier

@@ -12,8 +12,9 @@
   answer again, and then gets a fresh ``DeviceEnv`` (which cleans up after the episode it
   lost via the on-disk journal).
 * **Reconnects**: a TCP phone (``HOST:PORT``) that goes offline or disappears is
-  re-``connect``-ed through the adb server — never by ``kill-server``, which would drop
-  every other phone on the host.
+  re-``connect``-ed through the adb server; an offline USB phone gets the server's
+  ``reconnect-offline`` (what ``adb reconnect offline`` sends) — never ``kill-server``, which
+  would drop every other phone on the host.
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ class DeviceFarm:
                     if dev.status == "idle":
                         dev.status, dev.since = "gone", time.time()
                         self._event(serial, f"left ({state or 'absent'})")
-                    if self.reconnect and is_tcp_serial(serial):
+                    if self.reconnect:
                         self._maybe_reconnect(serial, state)
                 elif dev.status in ("gone", "quarantined"):
                     recover.append(serial)
@@ -172,9 +173,14 @@ class DeviceFarm:
 
         def go() -> None:
             try:
-                if state is not None:  # offline: the server holds a dead transport
-                    self.client.disconnect(serial)
-                self.client.connect(serial, timeout=3)
+                if is_tcp_serial(serial):
+                    if state is not None:  # offline: the server holds a dead transport
+                        self.client.disconnect(serial)
+                    self.client.connect(serial, timeout=3)
+                elif state == "offline":  # USB: ask the server to re-handshake offline transports
+                    with self.client.make_connection(timeout=5) as c:
+                        c.send_command("host:reconnect-offline")
+                        c.check_okay()
             except Exception as e:  # noqa: BLE001
                 log.debug("reconnect %s: %s", serial, e)
 

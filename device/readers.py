@@ -49,29 +49,63 @@ from device.parsers import (ParseError, calls_from_rows, contacts_from_rows, dev
 from device.parsers.settings import SETTING_SOURCES
 
 __all__ = [
-    "StateReader", "ReaderOptions", "TAG_RE", "marker", "strip_tag", "content_query", "parse_stat_lines",
-    "parse_ls_lr", "alarms_from_elements", "parse_alarm_time", "parse_alarm_days", "UIProbe", "read_setting",
+    "StateReader", "ReaderOptions", "TAG_RE", "marker", "invisible_marker", "has_tag", "strip_tag", "untagged", "content_query", "parse_stat_lines",
+    "parse_ls_lr", "alarms_from_elements", "open_alarm_list", "parse_alarm_time", "parse_alarm_days", "UIProbe", "read_setting",
     "CONTACT_DATA_COLS", "SMS_COLS", "EVENT_COLS", "CALL_COLS", "MIME_NOTE",
 ]
 
 # ------------------------------------------------------------------------------------------ run tags
 TAG_RE = re.compile(r"\s*\[(s2r-[0-9a-f]{6,16})\]")
 MIME_NOTE = "vnd.android.cursor.item/note"
+# An invisible form for fields the user sees (alarm labels, event descriptions): U+2063 INVISIBLE
+# SEPARATOR, then the tag's hex digits two bits per character in four zero-width characters
+# (default-ignorable code points: fonts draw nothing, so screenshots and labels look untouched).
+_ZW = "\u200b\u200c\u200d\u2060"
+_ZW_START = "\u2063"
+TAG_INVISIBLE_RE = re.compile(_ZW_START + "([" + _ZW + "]{12,32})")
 
 
 def marker(tag: str) -> str:
-    """The text a tagged record carries: ``[s2r-1a2b3c4d]``."""
+    """The visible marker a tagged record carries in a hidden field: ``[s2r-1a2b3c4d]``."""
     if not re.fullmatch(r"s2r-[0-9a-f]{6,16}", tag):
         raise ValueError(f"not a run tag: {tag!r}")
     return f"[{tag}]"
 
 
+def invisible_marker(tag: str) -> str:
+    """The same tag in zero-width characters, for fields the user sees."""
+    marker(tag)  # validate
+    out = [_ZW_START]
+    for h in tag[4:]:
+        v = int(h, 16)
+        out += [_ZW[v >> 2], _ZW[v & 3]]
+    return "".join(out)
+
+
 def strip_tag(text: str) -> tuple[str, str | None]:
-    """``'Standup [s2r-1a2b3c4d]'`` → ``('Standup', 's2r-1a2b3c4d')``; untagged text is unchanged."""
+    """Remove a run-tag marker (either form): ``'Standup [s2r-1a2b3c4d]'`` → ``('Standup', 's2r-1a2b3c4d')``."""
     m = TAG_RE.search(text)
-    if not m:
-        return text, None
-    return (text[:m.start()] + text[m.end():]), m.group(1)
+    if m:
+        return (text[:m.start()] + text[m.end():]), m.group(1)
+    m = TAG_INVISIBLE_RE.search(text)
+    if m and len(m.group(1)) % 2 == 0:
+        code = m.group(1)
+        hexd = "".join("%x" % (_ZW.index(code[i]) << 2 | _ZW.index(code[i + 1])) for i in range(0, len(code), 2))
+        return (text[:m.start()] + text[m.end():]), "s2r-" + hexd
+    return text, None
+
+
+def has_tag(text: str, tag: str) -> bool:
+    return marker(tag) in text or invisible_marker(tag) in text
+
+
+def untagged(text: str) -> str:
+    """``text`` without any run-tag markers (what a person reads on the screen)."""
+    for _ in range(8):
+        text, tag = strip_tag(text)
+        if tag is None:
+            break
+    return text
 
 
 # ------------------------------------------------------------------------------------------ queries
@@ -269,17 +303,44 @@ class UIProbe(Protocol):
     def probe_home(self) -> None: ...
 
 
-def probe_alarms(ui: UIProbe, max_pages: int = 6) -> list[Alarm] | None:
-    """Open the Clock app on its Alarm tab, read every alarm (scrolling), go home."""
+def open_alarm_list(ui: UIProbe, max_pages: int = 8) -> list[UIElement]:
+    """Open the Clock app on its Alarm tab, scrolled to the top; returns what is on screen.
+
+    The app may resume where someone left it (another tab, a scrolled list), so the tab is
+    chosen and the list scrolled up until it stops moving.
+    """
     ui.probe_open("clock")
     els = ui.probe_elements()
-    tab = next((e for e in els if (e.text or e.content_desc).strip().lower() in ("alarm", "alarms")
-                and e.resource_id.rsplit("/", 1)[-1] != "digital_clock" and e.clickable), None)
-    if tab is None:
-        tab = next((e for e in els if (e.text or e.content_desc).strip().lower() in ("alarm", "alarms")), None)
-    if tab is not None:
+    tabs = [e for e in els if (e.text or e.content_desc).strip().lower() in ("alarm", "alarms")
+            and e.resource_id.rsplit("/", 1)[-1] not in ("digital_clock", "label", "title")]
+    tab = next((e for e in tabs if e.clickable), None) or (tabs[0] if tabs else None)
+    if tab is not None and not any(e.resource_id.endswith("/digital_clock") for e in els):
         ui.probe_tap(tab)
         els = ui.probe_elements()
+    return scroll_to_top(ui, els, max_pages)
+
+
+def scroll_to_top(ui: UIProbe, els: list[UIElement], max_pages: int = 8) -> list[UIElement]:
+    """Scroll up until the screen stops changing; returns what is on screen then."""
+    last = None
+    for _ in range(max_pages):
+        if not any(e.scrollable for e in els):
+            break
+        texts = [e.text for e in els if e.text]
+        if texts == last:
+            break
+        last = texts
+        ui.probe_scroll(False)
+        els = ui.probe_elements()
+    return els
+
+
+def probe_alarms(ui: UIProbe, max_pages: int = 8) -> list[Alarm] | None:
+    """Read every alarm from the Clock app's list (top to bottom), then go home.
+
+    Alarms identical in every shown field are reported once (the list cannot tell them apart).
+    """
+    els = open_alarm_list(ui)
     seen: dict[tuple[int, int, str, tuple[str, ...], bool], Alarm] = {}
     pages = 0
     found_list = False
@@ -295,6 +356,8 @@ def probe_alarms(ui: UIProbe, max_pages: int = 6) -> list[Alarm] | None:
             break
         ui.probe_scroll(True)
         els = ui.probe_elements()
+    if pages > 1:
+        scroll_to_top(ui, els, max_pages)  # leave the list as the app shows it when opened
     ui.probe_home()
     if not found_list:
         return None

@@ -14,14 +14,21 @@ phone that belongs to a person, both must be undone:
   kind      where the tag lives
   ========  ====================================================================
   contacts  a Note data row (``vnd.android.cursor.item/note``, ``data1``)
-  events    appended to ``description`` (readers strip it and fill ``tag``)
+  events    appended to ``description`` in the *invisible* form (readers strip it
+            and fill ``tag``)
   messages  the ``subject`` column of ``content://sms``
   calls     the ``transcription`` column of ``content://call_log/calls``
-  alarms    appended to the label (readers strip it)
-  timers    appended to the label
+  alarms    appended to the label, invisible form (readers strip it; observations
+            show labels without it)
+  timers    appended to the label, invisible form
   files     the first bytes of the file's content (``s2r-tag:[s2r-…]``); the path is
             also journalled, and a file that existed before setup is never written
   ========  ====================================================================
+
+  The visible form is ``[s2r-1a2b3c4d]``; the invisible form (for text a person sees in an
+  app) is U+2063 followed by the tag's hex digits in zero-width characters — fonts draw
+  nothing, so a screenshot of the Clock app shows "Gym", not "Gym [s2r-…]" (see
+  :func:`device.readers.invisible_marker`).
 
   Teardown deletes *only* records whose tag field carries a marker (by ``_id``, after
   reading the marker back) — never a record without one. Where a backend drops the tag
@@ -55,7 +62,8 @@ from actionmap.worldstate import Alarm, CalendarEvent, Call, Contact, FileEntry,
 from device.adbshell import DeviceLost, Shell
 from device.parsers import ParseError, parse_settings_get
 from device.readers import (MIME_NOTE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA, URI_EVENTS, URI_RAW_CONTACTS,
-                            URI_SMS, UIProbe, content_query, local_to_ms, marker, read_setting,
+                            URI_SMS, UIProbe, content_query, has_tag, open_alarm_list, invisible_marker, local_to_ms, marker,
+                            parse_alarm_time, read_setting, strip_tag, untagged,
                             utc_midnight_ms)
 
 __all__ = [
@@ -480,7 +488,7 @@ class DeviceWriter:
 
     # --- record adders -------------------------------------------------------------------------
     def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
-                 tag_col: str | None) -> CreatedRow:
+                 tag_col: str | None, invisible: bool = False) -> CreatedRow:
         """Find the row just inserted (``_id`` > before, matching ``match``) and journal it."""
         cols = ("_id", *match.keys(), *((tag_col,) if tag_col else ()))
         try:
@@ -493,7 +501,7 @@ class DeviceWriter:
         if not mine:
             raise SetupError(f"{kind}: the inserted row did not appear in {uri} (is writing allowed on this phone?)")
         r = max(mine, key=lambda r: int(r["_id"] or 0))
-        tagged = bool(tag_col) and marker(j.tag) in (r.get(tag_col) or "")
+        tagged = bool(tag_col) and has_tag(r.get(tag_col) or "", j.tag)
         row = CreatedRow(kind=kind, uri=uri, id=str(r["_id"]), content=match, tagged=tagged)
         j.rows.append(row)
         return row
@@ -552,11 +560,11 @@ class DeviceWriter:
             start = local_to_ms(e.start, self.tz)
             end = local_to_ms(e.end, self.tz) if e.end else start + 3_600_000
             tz = self.tz or "UTC"
-        desc = (e.description + "\n" if e.description else "") + marker(j.tag)
+        desc = e.description + invisible_marker(j.tag)  # the user sees descriptions: invisible form
         _content_insert(self.shell, URI_EVENTS, {
             "calendar_id": int(self._calendar_id()), "title": e.title, "dtstart": start, "dtend": end,
             "allDay": int(e.all_day), "eventTimezone": tz, "eventLocation": e.location, "description": desc})
-        row = self._new_row("events", URI_EVENTS, before, j, {"title": e.title}, "description")
+        row = self._new_row("events", URI_EVENTS, before, j, {"title": e.title}, "description", invisible=True)
         return f"event {e.title!r} (event {row.id})"
 
     def _add_call(self, c: Call, j: Journal) -> str:
@@ -579,7 +587,7 @@ class DeviceWriter:
         if not a.enabled and self.ui is None:
             raise SetupError("alarms: a disabled alarm needs the Clock UI (the AlarmClock API creates enabled "
                              "alarms only)")
-        label = f"{a.label} {marker(j.tag)}".strip()
+        label = a.label + invisible_marker(j.tag)  # shown in the Clock app: invisible form
         argv = ["am", "start", "-a", "android.intent.action.SET_ALARM",
                 "--ei", "android.intent.extra.alarm.HOUR", str(a.hour),
                 "--ei", "android.intent.extra.alarm.MINUTES", str(a.minute),
@@ -597,19 +605,18 @@ class DeviceWriter:
         if r.rc not in (0, None) or re.search(r"(Error|Exception|unable to resolve)", r.text, re.I):
             raise SetupError(f"alarms: SET_ALARM failed: {r.text.strip()[:200]}")
         if not a.enabled:
-            self._switch_off_alarm(marker(j.tag), a)
+            self._switch_off_alarm(j.tag, a)
         return f"alarm {a.hour:02d}:{a.minute:02d} {a.label!r}{'' if a.enabled else ' (switched off in the UI)'}"
 
-    def _switch_off_alarm(self, mk: str, a: Alarm) -> None:
+    def _switch_off_alarm(self, tag: str, a: Alarm) -> None:
         """Turn a just-created alarm off with its switch in the Clock app's alarm list."""
         assert self.ui is not None
-        self.ui.probe_open("clock")
         try:
             for _ in range(3):
-                els = self.ui.probe_elements()
-                box = self._alarm_box(els, mk, a)
-                if box is None:
+                found = self._find_tagged_alarm(tag, alarm=a)
+                if found is None:
                     raise SetupError(f"alarms: the new alarm {a.hour:02d}:{a.minute:02d} is not in the Clock list")
+                els, box = found
                 sw = next((e for e in els if e.resource_id.endswith("/onoff") and box.contains(*e.bounds.center)), None)
                 if sw is None:
                     raise SetupError("alarms: no on/off switch next to the new alarm")
@@ -620,23 +627,26 @@ class DeviceWriter:
         finally:
             self.ui.probe_home()
 
-    @staticmethod
-    def _alarm_box(els: Sequence[Any], mk: str, a: Alarm) -> Any:
-        """Bounds of the alarm-list item holding the label with marker ``mk``."""
-        lab = next((e for e in els if e.resource_id.endswith("/label") and mk in e.text), None)
-        if lab is None:
-            return None
-        items = [e for e in els if e.resource_id.endswith("/alarm_item") and e.bounds.contains(*lab.bounds.center)]
-        if items:
-            return min(items, key=lambda e: e.bounds.area).bounds
-        # no container ids: the rows of the alarm around the label
-        from actionmap.observation import Bounds
-
-        return Bounds(left=0, top=max(0, lab.bounds.top - 3 * lab.bounds.height), right=10 ** 6,
-                      bottom=lab.bounds.bottom + 3 * lab.bounds.height)
-
+    def _find_tagged_alarm(self, tag: str, pages: int = 8, alarm: Alarm | None = None) -> tuple[list[Any], Any] | None:
+        """Scroll the Clock app's alarm list to an alarm whose label carries ``tag``:
+        (elements on screen, bounds of that alarm's list item), or None."""
+        assert self.ui is not None
+        last: list[str] | None = None
+        els = open_alarm_list(self.ui)
+        for page in range(pages):
+            if page:
+                els = self.ui.probe_elements()
+            box = _alarm_box(els, tag, alarm)
+            if box is not None:
+                return els, box
+            texts = [e.text for e in els if e.text]
+            if texts == last or not any(e.scrollable for e in els):
+                break
+            last = texts
+            self.ui.probe_scroll(True)
+        return None
     def _add_timer(self, t: Timer, j: Journal) -> str:
-        label = f"{t.label} {marker(j.tag)}".strip()
+        label = t.label + invisible_marker(j.tag)
         argv = ["am", "start", "-a", "android.intent.action.SET_TIMER",
                 "--ei", "android.intent.extra.alarm.LENGTH", str(max(1, t.duration_s)),
                 "--es", "android.intent.extra.alarm.MESSAGE", label,
@@ -691,16 +701,15 @@ class DeviceWriter:
     def teardown(self, j: Journal) -> TeardownReport:
         """Undo a setup: delete only tagged rows/files, restore settings, then drop the journal."""
         rep = TeardownReport(tag=j.tag)
-        mk = marker(j.tag)
         # records: find every row that carries the marker (also from crashed runs' journals)
-        self._delete_marked_contacts(mk, rep)
+        self._delete_marked_contacts(j.tag, rep)
         for kind, uri, col in (("messages", URI_SMS, "subject"), ("events", URI_EVENTS, "description"),
                                ("calls", URI_CALLS, "transcription")):
-            self._delete_marked(kind, uri, col, mk, rep)
+            self._delete_marked(kind, uri, col, j.tag, rep)
         for row in j.rows:
             if row.tagged:
                 continue
-            self._delete_journalled(row, mk, rep)
+            self._delete_journalled(row, rep)
         # files: only ours (journalled and still starting with our marker), deepest first
         for f in reversed(j.files):
             if self._is_our_file(f):
@@ -718,14 +727,15 @@ class DeviceWriter:
                 else:
                     rep.left.append(f"dir {d} is not empty; left in place")
         if j.alarm_labels:
-            n = self._delete_tagged_alarms(mk)
-            if n is None:
-                rep.left.append(f"{len(j.alarm_labels)} alarm(s) labelled {mk} (delete them in the Clock app, "
-                                "or enable the alarm UI probe)")
-            else:
-                rep.removed["alarms"] = n
+            n = self._delete_tagged_alarms(j.tag)
+            if n is None or n < len(j.alarm_labels):
+                names = ", ".join(repr(strip_tag(x)[0]) for x in j.alarm_labels)
+                rep.left.append(f"alarm(s) {names} carrying tag {j.tag} (invisibly) could not all be deleted "
+                                f"({n or 0} of {len(j.alarm_labels)}); delete them in the Clock app")
+            rep.removed["alarms"] = n or 0
         if j.timer_labels:
-            rep.left.append(f"{len(j.timer_labels)} timer(s) labelled {mk}: no API removes timers")
+            names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
+            rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
         # settings: field-level first (service commands), then exact raw values
         for ch in reversed(j.settings):
             if ch.old is None:
@@ -742,14 +752,15 @@ class DeviceWriter:
         j.discard()
         return rep
 
-    def _delete_marked_contacts(self, mk: str, rep: TeardownReport) -> None:
+    def _delete_marked_contacts(self, tag: str, rep: TeardownReport) -> None:
         try:
             rows = content_query(self.shell, URI_CONTACT_DATA, ("_id", "raw_contact_id", "mimetype", "data1"),
                                  where=f"mimetype='{MIME_NOTE}'")
         except ParseError:
             return
         ids = sorted({r["raw_contact_id"] for r in rows
-                      if r.get("mimetype") == MIME_NOTE and mk in (r.get("data1") or "") and r.get("raw_contact_id")})
+                      if r.get("mimetype") == MIME_NOTE and has_tag(r.get("data1") or "", tag)
+                      and r.get("raw_contact_id")})
         for rid in ids:
             if not str(rid).isdigit():
                 continue
@@ -757,17 +768,17 @@ class DeviceWriter:
                             "--where", f"_id={int(rid)}"])
             rep.removed["contacts"] = rep.removed.get("contacts", 0) + 1
 
-    def _delete_marked(self, kind: str, uri: str, col: str, mk: str, rep: TeardownReport) -> None:
+    def _delete_marked(self, kind: str, uri: str, col: str, tag: str, rep: TeardownReport) -> None:
         try:
             rows = content_query(self.shell, uri, ("_id", col))
         except ParseError:
             return
         for r in rows:
-            if mk in (r.get(col) or "") and str(r.get("_id") or "").isdigit():
+            if has_tag(r.get(col) or "", tag) and str(r.get("_id") or "").isdigit():
                 self.shell.run(["content", "delete", "--uri", uri, "--where", f"_id={int(r['_id'] or 0)}"])
                 rep.removed[kind] = rep.removed.get(kind, 0) + 1
 
-    def _delete_journalled(self, row: CreatedRow, mk: str, rep: TeardownReport) -> None:
+    def _delete_journalled(self, row: CreatedRow, rep: TeardownReport) -> None:
         """A row whose tag did not round-trip: delete its id only if it still holds what we wrote."""
         if row.kind == "contacts":
             try:
@@ -808,33 +819,41 @@ class DeviceWriter:
         st = self.shell.run(["stat", "-c", "%s", f.path]).out.strip()
         return got == head and (not st.isdigit() or int(st) == f.size)
 
-    def _delete_tagged_alarms(self, mk: str, max_rounds: int = 20) -> int | None:
-        """Delete alarms whose label carries ``mk`` through the Clock app UI (no API deletes alarms)."""
+    def _delete_tagged_alarms(self, tag: str, max_rounds: int = 20) -> int | None:
+        """Delete alarms whose label carries ``tag`` through the Clock app UI (no API deletes alarms)."""
         if self.ui is None:
             return None
         n = 0
-        self.ui.probe_open("clock")
-        for _ in range(max_rounds):
-            els = self.ui.probe_elements()
-            labels = [e for e in els if e.resource_id.endswith("/label") and mk in e.text]
-            if not labels:
-                break
-            lab = labels[0]
-            items = [e for e in els if e.resource_id.endswith("/alarm_item") and e.bounds.contains(*lab.bounds.center)]
-            box = items[-1].bounds if items else None
-            delete = next((e for e in els if (e.resource_id.endswith("/delete") or e.text == "Delete")
-                           and (box is None or box.contains(*e.bounds.center))), None)
-            if delete is None:
-                arrow = next((e for e in els if e.resource_id.endswith("/arrow")
-                              and (box is None or box.contains(*e.bounds.center))), None)
-                self.ui.probe_tap(arrow or lab)
-                els = self.ui.probe_elements()
-                delete = next((e for e in els if e.resource_id.endswith("/delete") or e.text == "Delete"), None)
-            if delete is None:
-                break
-            self.ui.probe_tap(delete)
-            n += 1
-        self.ui.probe_home()
+        try:
+            for _ in range(max_rounds):
+                found = self._find_tagged_alarm(tag)
+                if found is None:
+                    break
+                els, box = found
+
+                def delete_in(els: list[Any]) -> Any:
+                    return next((e for e in els if (e.resource_id.endswith("/delete") or e.text == "Delete")
+                                 and box.contains(*e.bounds.center)), None)
+
+                delete = delete_in(els)
+                if delete is None:  # collapsed: expand the alarm first
+                    arrow = next((e for e in els if e.resource_id.endswith("/arrow")
+                                  and box.contains(*e.bounds.center)), None)
+                    if arrow is None:
+                        break
+                    self.ui.probe_tap(arrow)
+                    found = self._find_tagged_alarm(tag)
+                    if found is None:
+                        break
+                    els, box = found
+                    box = box.model_copy(update={"bottom": 10 ** 6})  # the expanded area grows downwards
+                    delete = delete_in(els)
+                if delete is None:
+                    break
+                self.ui.probe_tap(delete)
+                n += 1
+        finally:
+            self.ui.probe_home()
         return n
 
     # --- destructive -----------------------------------------------------------------------------
@@ -857,6 +876,29 @@ class DeviceWriter:
             else:
                 raise ValueError(f"cannot wipe {w!r}")
         return done
+
+
+def _alarm_box(els: Sequence[Any], tag: str, alarm: Alarm | None = None) -> Any:
+    """Bounds of the alarm-list item whose label carries ``tag`` (AOSP/Pixel DeskClock ids);
+    with ``alarm``, only the item showing that alarm's label and time (one setup may add several)."""
+    from actionmap.observation import Bounds
+
+    for lab in (e for e in els if e.resource_id.endswith("/label") and has_tag(e.text, tag)):
+        if alarm is not None and untagged(lab.text) != alarm.label:
+            continue
+        items = [e for e in els if e.resource_id.endswith("/alarm_item") and e.bounds.contains(*lab.bounds.center)]
+        if items:
+            box = min(items, key=lambda e: e.bounds.area).bounds
+        else:  # no container ids: the rows around the label
+            box = Bounds(left=0, top=max(0, lab.bounds.top - 3 * lab.bounds.height), right=10 ** 6,
+                         bottom=lab.bounds.bottom + 3 * lab.bounds.height)
+        if alarm is not None:
+            times = [parse_alarm_time(e.text or e.content_desc) for e in els
+                     if e.resource_id.endswith("/digital_clock") and box.contains(*e.bounds.center)]
+            if (alarm.hour, alarm.minute) not in times:
+                continue
+        return box
+    return None
 
 
 # ============================================================================ sync push with mtime

@@ -65,6 +65,23 @@ def _cmd(pid: int) -> str:
         return ""
 
 
+def _cpu_s(pids: list[int]) -> float:
+    """User + system CPU seconds of these processes so far (0 for ones that are gone)."""
+    tck = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            f = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(f[11]) + int(f[12])) / tck
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def _load() -> float:
+    return round(os.getloadavg()[0], 2)
+
+
 def _time(fn: Callable[[], Any], n: int) -> list[float]:
     out = []
     for _ in range(n):
@@ -81,23 +98,36 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     from .profiles import get_profile
     from .runtime import Runtime
 
+    if pages < 1 or phones < 1 or steps < 1 or logical < 1 or seconds <= 0:
+        raise ValueError("pages, phones, steps and logical must be at least 1 and seconds positive")
+    load0 = _load()
+    t_start = time.perf_counter()
+    fresh = Runtime._instance is None or Runtime._instance._closed
     rt = Runtime.get()
+    runtime_s = time.perf_counter() - t_start
     pool = SimPool(rt, pages_per_profile=pages)
     prof = get_profile("default")
     out: dict[str, Any] = {"profile": prof.name, "screen": f"{prof.width_px}x{prof.height_px}", "pages": pages,
-                           "cpus": os.cpu_count(), "python": sys.version.split()[0]}
+                           "cpus": os.cpu_count(), "python": sys.version.split()[0], "load_avg_1m_start": load0}
+    # start-up: the runtime (Playwright, the page server, Chromium), when this call started it
+    out["runtime_start_s"] = round(runtime_s, 3) if fresh else None
 
-    # memory: browser alone, then per page
+    # memory: browser alone, then per page (all pages of the pool, and each one past the first,
+    # which is what a peer's "per added page" figure means)
     pss0 = _browser_pss_mb()
     t = time.perf_counter()
     rt.run(pool.warm(prof, 1))
     out["page_start_s"] = round(time.perf_counter() - t, 3)
     pss1 = _browser_pss_mb()
+    SimEnv(pool=pool).reset()
+    # from nothing to a first observation of a first phone: runtime, a page, a phone
+    out["first_observation_s"] = round(time.perf_counter() - t_start, 3) if fresh else None
     rt.run(pool.warm(prof, pages))
     pss2 = _browser_pss_mb()
     out["browser_pss_mb"] = round(pss0, 1)
     out["pss_mb_per_page"] = round((pss2 - pss0) / pages, 1) if pages else None
     out["pss_mb_first_page"] = round(pss1 - pss0, 1)
+    out["pss_mb_per_added_page"] = round((pss2 - pss1) / (pages - 1), 1) if pages > 1 else None
 
     # new logical phone to first observation (pages warm)
     cold = _time(lambda: SimEnv(pool=pool).reset(), 8)
@@ -113,12 +143,14 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
 
     # single-phone step latency: action + settle + 1080x2400 JPEG + elements
     cycle = [OpenApp(app="settings"), Tap(point=(500, 90)), Scroll(direction="down"), Key(key="back"), Key(key="home")]
-    lat = []
+    lat, obs_ms = [], []
     for i in range(steps):
         _, info = env.step(cycle[i % len(cycle)])
         lat.append(info.timings_ms["total"])
+        obs_ms.append(info.timings_ms["observe"])
     out["step_ms_p50"] = round(_p(lat, 0.5), 1)
     out["step_ms_p95"] = round(_p(lat, 0.95), 1)
+    out["observe_ms_p50"] = round(_p(obs_ms, 0.5), 1)  # settle + elements + screenshot
 
     # aggregate throughput: `phones` logical phones stepping concurrently over `pages` pages
     envs = [SimEnv(pool=pool) for _ in range(phones)]
@@ -136,6 +168,8 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
             with lock:
                 count[0] += 1
 
+    procs = [os.getpid(), *_descendants(os.getpid())]
+    cpu0 = _cpu_s(procs)
     t = time.perf_counter()
     ths = [threading.Thread(target=worker, args=(e,)) for e in envs]
     for th in ths:
@@ -144,6 +178,10 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
         th.join()
     out["steps_per_s"] = round(count[0] / (time.perf_counter() - t), 1)
     out["concurrent_phones"] = phones
+    # CPU of this process, the Playwright driver and every Chromium process, per step: what
+    # bounds throughput on an idle machine (cores / cpu_ms_per_step)
+    out["cpu_ms_per_step"] = round((_cpu_s(procs) - cpu0) / max(1, count[0]) * 1e3, 1)
+    out["pss_mb_per_page_after_steps"] = round((_browser_pss_mb() - pss0) / pages, 1) if pages else None
 
     # logical phones alive at once, and what each costs
     import tracemalloc
@@ -169,5 +207,6 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     except Exception:  # noqa: BLE001 - judge not available in this build
         out["judge_ms"] = None
     out["pages_replaced"] = pool.replaced
+    out["load_avg_1m_end"] = _load()
     rt.run(pool.close())
     return out

@@ -93,14 +93,19 @@ async def new_context(browser: Any, profile: DeviceProfile) -> Any:
     return await browser.new_context(**context_options(profile))
 
 
-async def open_slot(browser: Any, base_url: str, profile: DeviceProfile, context: Any | None = None) -> PageSlot:
-    """Open a booted phone page; in ``context`` when given (shared), else in a context of its own."""
+async def open_slot(browser: Any, base_url: str, profile: DeviceProfile, context: Any | None = None,
+                    page: Any | None = None) -> PageSlot:
+    """Open a booted phone page.
+
+    ``context``: a shared context of the profile (else the page gets a context of its own);
+    ``page``: a blank page already opened in it (the pool opens each in a window of its own).
+    """
     own = context is None
     if own:
         context = await new_context(browser, profile)
-    page = None
     try:
-        page = await context.new_page()
+        if page is None:
+            page = await context.new_page()
         slot_holder: dict[str, PageSlot] = {}
         page.on("crash", lambda *_: setattr(slot_holder["s"], "dead", True) if "s" in slot_holder else None)
         await page.goto(f"{base_url}/phone.html?pool=1")

@@ -135,7 +135,7 @@ class SimEnv:
     async def _ainject(self, ev: dict[str, Any], observe: bool) -> Observation | None:
         d = self.profile.dpr
         kind = ev.get("kind")
-        async with self.pool.page(self.profile) as slot:
+        async with self.pool.page(self.profile, prefer=self.key) as slot:
             if slot.loaded != (self.key, self._version):
                 await driver.load(slot, self._state)
             if kind == "tap":
@@ -187,25 +187,40 @@ class SimEnv:
         info = StepInfo()
         t0 = time.perf_counter()
         animations = self.profile.animations or bool(json.loads(self._state)["sys"].get("animations"))
-        async with self.pool.page(self.profile) as slot:
-            t_acq = time.perf_counter()
-            # The phone's state goes into the page once; with no action it rides with the observation.
-            stale = slot.loaded != (self.key, self._version)
-            if stale and action is not None:
-                await driver.load(slot, self._state)
-            t_load = time.perf_counter()
-            if action is not None:
-                await self._execute(slot, action, info)
-            t_act = time.perf_counter()
-            # settle, elements and screenshot overlap (see driver.observe)
-            snap, shot = await driver.observe(slot, state=self._state if stale and action is None else None,
-                                              shot=self.screenshots, fmt=self.image_format, quality=self.quality,
-                                              animations=animations)
-            t_obs = time.perf_counter()
-            if snap.get("state"):
-                self._state = snap["state"]
-                self._version += 1
-            slot.loaded = (self.key, self._version)
+        used: list[driver.PageSlot] = []
+
+        async def on_a_page() -> tuple[dict[str, Any], bytes, float, float, float, float]:
+            async with self.pool.page(self.profile, prefer=self.key) as slot:
+                used.append(slot)
+                t_acq = time.perf_counter()
+                # The phone's state goes into the page once; with no action it rides with the observation.
+                stale = slot.loaded != (self.key, self._version)
+                if stale and action is not None:
+                    await driver.load(slot, self._state)
+                t_load = time.perf_counter()
+                if action is not None:
+                    await self._execute(slot, action, info)
+                t_act = time.perf_counter()
+                # settle, elements and screenshot overlap (see driver.observe)
+                snap, shot = await driver.observe(slot, state=self._state if stale and action is None else None,
+                                                  shot=self.screenshots, fmt=self.image_format, quality=self.quality,
+                                                  animations=animations)
+                t_obs = time.perf_counter()
+                if snap.get("state"):
+                    self._state = snap["state"]
+                    self._version += 1
+                slot.loaded = (self.key, self._version)
+            return snap, shot, t_acq, t_load, t_act, t_obs
+
+        try:
+            snap, shot, t_acq, t_load, t_act, t_obs = await on_a_page()
+        except Exception:
+            # A page that died while idle (crash, closed) fails the next phone that takes it.
+            # An observation changes nothing, so it is simply taken again on a fresh page; a
+            # step with an action is reported as an infrastructure error instead (env.step).
+            if action is not None or not used or not (used[-1].dead or used[-1].page.is_closed()):
+                raise
+            snap, shot, t_acq, t_load, t_act, t_obs = await on_a_page()
         if snap.get("error"):
             info.extra["page_error"] = snap["error"][:500]
         self._foreground = snap["foreground"]

@@ -19,7 +19,7 @@ from actionmap.patch import StatePatch
 from actionmap.worldstate import WorldState, flatten
 from device.adbshell import quote_argv
 from device.input import input_text_arg
-from device.readers import (alarms_from_elements, content_query, marker, parse_alarm_days, parse_alarm_time, parse_ls_lr,
+from device.readers import (alarms_from_elements, content_query, invisible_marker, untagged, marker, parse_alarm_days, parse_alarm_time, parse_ls_lr,
                             parse_stat_lines, strip_tag)
 from device.writers import DeviceWriter, Journal, new_tag, real_world_effects, refusal_reason
 
@@ -53,6 +53,10 @@ def test_marker_and_strip_tag_round_trip() -> None:
     assert strip_tag("Lunch [s2r] with 王") == ("Lunch [s2r] with 王", None)
     with pytest.raises(ValueError):
         marker("not-a-tag")
+    inv = invisible_marker(tag)
+    assert all(c in "\u2063\u200b\u200c\u200d\u2060" for c in inv) and len(inv) == 17
+    assert strip_tag("Gym" + inv) == ("Gym", tag)
+    assert untagged(f"a{inv} b {marker(tag)}") == "a b"
 
 
 def _instance(template: str, **ctx: Any) -> Any:
@@ -171,7 +175,8 @@ SETUP = {
         "events": [{"title": "Dentist 🦷", "start": "2027-01-03T10:00:00", "end": "2027-01-03T11:00:00",
                     "location": "Main St", "description": "bring card"}],
         "calls": [{"number": "+1 202 555 0199", "name": "Zoë 测试", "kind": "missed", "time": "2027-01-01T07:00:00"}],
-        "alarms": [{"hour": 5, "minute": 15, "label": "Gym", "days": ["mon", "wed"]}],
+        "alarms": [{"hour": 5, "minute": 15, "label": "Gym", "days": ["mon", "wed"]},
+                   {"hour": 22, "minute": 30, "label": "Off 🌙", "enabled": False}],
         "files": [{"path": "/sdcard/Download/s2r-test/说明 notes.txt", "kind": "file", "size": 300,
                    "mtime": "2026-12-30T12:00:00"}],
     },
@@ -198,8 +203,15 @@ def test_setup_applies_tags_and_teardown_restores_everything(phone_env: tuple[An
     assert any(m.body == f"hi 👋 {NASTY}" for m in mid.messages or [])
     ev = next(e for e in mid.events or [] if e.title == "Dentist 🦷")
     assert ev.description == "bring card" and ev.tag == tag
-    assert any(e.description.endswith(marker(tag)) for e in truth.events or [])  # the marker rides in the field
+    assert any(e.description == "bring card" + invisible_marker(tag) for e in truth.events or [])  # rides in the field
     assert any(a.hour == 5 and a.minute == 15 and a.label == "Gym" for a in mid.alarms or [])
+    assert any(a.label == "Gym" + invisible_marker(tag) for a in truth.alarms or [])
+    off = [a for a in mid.alarms or [] if a.label == "Off 🌙"]  # switched off through the Clock UI
+    assert len(off) == 1 and (off[0].hour, off[0].minute, off[0].enabled) == (22, 30, False)
+    from actionmap.actions import OpenApp
+
+    obs, _ = env.step(OpenApp(app="clock"))  # the policy sees the label as a person does
+    assert any(e.text == "Gym" for e in obs.elements) and not any("s2r" in e.text for e in obs.elements)
     f = next(f for f in mid.files or [] if f.path.endswith("说明 notes.txt"))
     assert f.size == 300 and f.mtime == datetime(2026, 12, 30, 12, 0)
     assert not phone.fs.exists("/sdcard/x"), "policy-like text in a record ran as a command"
@@ -282,9 +294,9 @@ def test_timer_setup_is_tagged_and_reported_as_left(phone_env: tuple[Any, Any, A
     _host, phone, env = phone_env
     j, rep = env.writer.apply({"add": {"timers": [{"duration_s": 300, "remaining_s": 300, "label": "Tea 🍵"}]}})
     timers = phone.read_state().timers or []
-    assert any(t.label == f"Tea 🍵 {marker(j.tag)}" and t.duration_s == 300 for t in timers), timers
+    assert any(t.label == "Tea 🍵" + invisible_marker(j.tag) and t.duration_s == 300 for t in timers), timers
     down = env.writer.teardown(j)
-    assert any("timer" in x and marker(j.tag) in x for x in down.left), down  # no API removes timers: say so
+    assert any("timer" in x and j.tag in x for x in down.left), down  # no API removes timers: say so
 
 
 def test_setup_that_cannot_be_reproduced_is_refused_and_undone(phone_env: tuple[Any, Any, Any]) -> None:

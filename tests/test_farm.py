@@ -274,7 +274,8 @@ def test_reconnect_after_the_phone_restarts_on_its_port(host: Any, pool: Any, tm
             stop_phone(host, phone2)
 
 
-def test_vdevice_spec_starts_and_stops_virtual_phones(host: Any) -> None:
+def test_vdevice_spec_starts_and_stops_virtual_phones(host: Any, tmp_path: Path) -> None:
+    from device.env import DeviceOptions
     from transfer.device_backends import DeviceBackends, parse_device_spec
     from transfer.runner import EpisodeSpec
 
@@ -284,7 +285,7 @@ def test_vdevice_spec_starts_and_stops_virtual_phones(host: Any) -> None:
     for bad in ("", "vdevice:x", "vdevice:0"):
         with pytest.raises(ValueError):
             parse_device_spec(bad)
-    b = DeviceBackends.from_spec("vdevice:1", client=host.client())
+    b = DeviceBackends.from_spec("vdevice:1", client=host.client(), options=DeviceOptions(journal_dir=str(tmp_path)))
     try:
         serial = b.phones[0].serial
         assert host.state(serial) == "device"
@@ -318,3 +319,31 @@ def test_devices_cli_and_doctor_check(host: Any, phones: list[Any]) -> None:
     by = {c.name: c for c in checks}
     assert by[f"device {phones[0].serial}"].status == "ok"
     assert by["input injection"].status == "ok" and by["uiautomator2"].status == "ok", checks
+
+
+def test_a_crashed_session_is_undone_by_the_next(host: Any, pool: Any, tmp_path: Path) -> None:
+    """Stay-awake, animation scales and the IME switch are journalled on disk: if the host process
+    dies without close(), the next DeviceEnv on that phone puts them back first."""
+    from _device_fixtures import start_phone, stop_phone
+
+    from device.env import DeviceEnv
+
+    phone = start_phone(host, pool, seed=11)
+    raw = phone.settings.raw
+    keys = [("global", "animator_duration_scale"), ("global", "stay_on_while_plugged_in"),
+            ("secure", "default_input_method")]
+    try:
+        before = [raw(*k) for k in keys]
+        env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path))
+        env.start()
+        assert raw("global", "animator_duration_scale") == "0"
+        assert raw("secure", "default_input_method") == "com.android.adbkeyboard/.AdbIME"
+        env.observer.close()  # the host process "dies" here: no close()
+        env2 = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path), stay_awake=False,
+                         no_animations=False, adb_ime=False)
+        env2.start()
+        assert [raw(*k) for k in keys] == before
+        env2.close()
+        assert not list(tmp_path.glob("*.session.json"))
+    finally:
+        stop_phone(host, phone)
