@@ -105,6 +105,16 @@ def _hash(text: str) -> str:
     return f"{zlib.crc32(text.encode()):08x}"[:7]
 
 
+# am's --activity-* switches (Intent.FLAG_ACTIVITY_*)
+_ACTIVITY_FLAGS: dict[str, int] = {
+    "--activity-clear-task": 0x00008000, "--activity-new-task": 0x10000000, "--activity-clear-top": 0x04000000,
+    "--activity-single-top": 0x20000000, "--activity-no-history": 0x40000000, "--activity-reorder-to-front": 0x00020000,
+    "--activity-reset-task-if-needed": 0x00200000, "--activity-exclude-from-recents": 0x00800000,
+    "--activity-no-animation": 0x00010000, "--activity-multiple-task": 0x08000000,
+}
+FLAG_ACTIVITY_CLEAR_TASK = 0x00008000
+
+
 @dataclass
 class _Package:
     name: str
@@ -363,6 +373,9 @@ def parse_intent(args: list[str]) -> Intent:
         elif a == "-p":
             it.package = val()
             i += 2
+        elif a in _ACTIVITY_FLAGS:
+            it.flags |= _ACTIVITY_FLAGS[a]
+            i += 1
         elif a == "-f":
             v = val()
             it.flags |= int(v, 16) if v.lower().startswith("0x") else int(v)
@@ -522,8 +535,8 @@ class AmCommands:
                 return "error:resolve"
             if pkg not in MAIN_ACTIVITIES or not self.pm.has_activity(pkg, cls if cls.startswith(".") else cls):
                 return "error:class"
-            if intent.stop_first:
-                phone.force_stop(pkg)
+            if intent.stop_first or intent.flags & FLAG_ACTIVITY_CLEAR_TASK:
+                phone.force_stop(pkg)  # a cleared task starts again at the app's root screen
             if act == "android.intent.action.SET_ALARM" or act == "android.intent.action.SET_TIMER":
                 pass  # handled below (DeskClock's HandleApiCalls)
             else:

@@ -752,6 +752,14 @@ class VirtualPhone:
         def stop(d: dict[str, Any]) -> None:
             ui = d["ui"]
             ui["tasks"].pop(app, None)
+            # the app's process dies with its in-memory UI state (expanded cards, selections, ...):
+            # apps keep such state in extra ui keys, which the sim's UIState does not declare
+            from sim.state import UIState
+
+            for k in [k for k in ui if k not in UIState.model_fields]:
+                ui.pop(k, None)
+            if ui.get("toast"):
+                ui["toast"] = None
             ui["recents"] = [a for a in ui.get("recents", []) if a != app]
             if ui.get("current") == app:
                 ui["current"] = None
