@@ -16,8 +16,12 @@ Two facts make the raw session safe:
   the very same device metrics Playwright set on its own (:func:`device_metrics`); without
   that a raw capture comes back at CSS size, or a clipped one resets the pixel ratio to 1.
 * A capture asks the renderer for a fresh frame, so it shows everything the page did before
-  the request. :func:`observe` therefore awaits every call that changes the page first, and
-  only then captures while the elements snapshot runs (the two overlap).
+  the request. :func:`observe` therefore awaits every call that changes the page first (the
+  input acks come back after the page handled the event, click included), and only then
+  captures, while the settle-and-snapshot script runs beside it. The settle still waits a
+  frame and the tasks queued behind it before the elements are read; in this UI those tasks
+  draw nothing (the gesture lock's reset), so image and elements show the same page. With
+  animations on, the settle runs first and the two overlap only afterwards.
 """
 
 from __future__ import annotations

@@ -33,7 +33,10 @@ class RunDir:
                 raise FileExistsError(f"{self.path} already holds a run; pass --resume to continue it")
             if resume:
                 keys = ("policies", "split", "seeds", "repeats", "backends")
-                changed = [k for k in keys if k in old and k in config and old[k] != config[k]]
+                def norm(v: Any) -> Any:
+                    return json.loads(json.dumps(v, sort_keys=True, default=str))
+
+                changed = [k for k in keys if k in old and k in config and norm(old[k]) != norm(config[k])]
                 if changed:
                     raise ValueError(f"--resume with a different {', '.join(changed)} than the run in {self.path}")
                 config = {**old, **config}
