@@ -13,15 +13,17 @@ from pathlib import Path
 PLAYWRIGHT_DISABLED_FEATURES: tuple[str, ...] = (
     "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
     "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding", "ThirdPartyStoragePartitioning",
-    "AvoidCorsURLLoaderRestartOnRedirect", "OptimizationHints", "NetworkTimeServiceQuerying", "AimEnabled",
-    "PreconnectToSearch",
+    "AvoidCorsURLLoaderRestartOnRedirect", "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn", "msEdgeUpdateLaunchServicesPreferredVersion",
 )
-"""The features Playwright itself disables. Chromium keeps only the *last* ``--disable-features``
-switch, and ours comes after Playwright's, so ours must repeat them or they would be re-enabled."""
+"""The features Playwright (1.65) itself disables. Chromium keeps only the *last*
+``--disable-features`` switch, and ours comes after Playwright's, so ours must repeat them or
+they would be re-enabled. (Unknown names are ignored, so a stale entry is harmless; a feature
+a newer Playwright adds must be added here.)"""
 
 MEMORY_DISABLED_FEATURES: tuple[str, ...] = (
-    # New headless Chromium gives every browser window (every context) a preloaded omnibox
-    # popup: a WebUI renderer of ~45 MB PSS per context that a headless phone never shows.
+    # New headless Chromium gives every browser window (one per pool page) a preloaded omnibox
+    # popup: a WebUI renderer of ~45 MB PSS per window that a headless phone never shows.
     "PreloadTopChromeWebUI", "WebUIOmniboxPopup", "WebUIOmniboxAimPopup",
     # A spare renderer kept warm for the next navigation (~11 MB); pool pages are opened once.
     "SpareRendererForSitePerProcess",

@@ -161,8 +161,9 @@ async def _touch(slot: PageSlot, kind: str, pts: list[tuple[float, float]]) -> N
 
 
 async def tap(slot: PageSlot, x: float, y: float) -> None:
-    await _touch(slot, "touchStart", [(x, y)])
-    await _touch(slot, "touchEnd", [])
+    # Send start and end back to back (CDP keeps their order): awaiting the start's ack first
+    # can take ~1 s on a loaded machine, long enough for the page's long-press timer to fire.
+    await asyncio.gather(_touch(slot, "touchStart", [(x, y)]), _touch(slot, "touchEnd", []))
 
 
 async def double_tap(slot: PageSlot, x: float, y: float) -> None:
@@ -177,7 +178,7 @@ async def long_press(slot: PageSlot, x: float, y: float, ms: int) -> None:
     await _touch(slot, "touchEnd", [])
 
 
-async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 6,
+async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 12,
                 hold_ms: int = 0) -> None:
     # Each move is awaited: Chromium coalesces queued touch moves, and the page's fling
     # speed comes from the last move's distance, so pipelining them would change the gesture.
