@@ -146,8 +146,12 @@ class SimPool:
             except asyncio.CancelledError:
                 if fut in lane.waiters:
                     lane.waiters.remove(fut)
-                elif fut.done() and not fut.cancelled() and fut.result() is not None:
-                    self._release(lane, fut.result())  # handed to us as we were cancelled: pass it on
+                elif fut.done() and not fut.cancelled() and fut.exception() is None:
+                    handed = fut.result()  # handed to us as we were cancelled: pass it on
+                    if handed is not None:
+                        self._release(lane, handed)
+                    else:
+                        self._wake(lane, None)
                 raise
             if slot is not None:
                 return slot
