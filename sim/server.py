@@ -149,63 +149,59 @@ class _Handler(BaseHTTPRequestHandler):
             ctype = "text/javascript; charset=utf-8"
         self._send(200, p.read_bytes(), ctype)
 
-    def do_POST(self) -> None:  # noqa: N802
-        parts = [p for p in urlparse(self.path).path.split("/") if p]
-        store = self.server.store
+    def _guarded(self, handler: Any) -> None:
+        """Run a write handler; map errors to status codes so a bad request never kills the server."""
         try:
-            body = self._body()
-            if parts == ["api", "phones"]:
-                pid = store.create(profile=body.get("profile", "default"), flavor=body.get("flavor", "sim"),
-                                   seed=int(body.get("seed", 0)))
-                return self._json({"id": pid}, 201)
-            if len(parts) == 4 and parts[:2] == ["api", "phones"]:
-                pid, verb = parts[2], parts[3]
-                if verb == "fork":
-                    return self._json({"id": store.fork(pid)}, 201)
-                if verb == "reset":
-                    store.reset(pid)
-                    return self._json({"ok": True})
-                if verb == "patch":  # a task setup (StatePatch)
-                    store.put(pid, st.apply_patch(store.get(pid), body))
-                    return self._json({"ok": True})
-            self._error(404, "unknown endpoint")
+            handler([p for p in urlparse(self.path).path.split("/") if p])
         except st.PatchError as e:
             self._error(422, str(e))
         except KeyError as e:
             self._error(404, f"not found: {e}")
         except Exception as e:  # noqa: BLE001
             self._error(400, str(e))
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._guarded(self._post)
 
     def do_PUT(self) -> None:  # noqa: N802
-        parts = [p for p in urlparse(self.path).path.split("/") if p]
-        try:
-            if len(parts) == 4 and parts[:2] == ["api", "phones"] and parts[3] == "state":
-                n = int(self.headers.get("Content-Length") or 0)
-                text = self.rfile.read(n).decode()
-                self.server.store.put(parts[2], st.merge_patch(text, {}))  # validates
-                return self._json({"ok": True})
-            self._error(404, "unknown endpoint")
-        except st.PatchError as e:
-            self._error(422, str(e))
-        except KeyError as e:
-            self._error(404, f"not found: {e}")
-        except Exception as e:  # noqa: BLE001
-            self._error(400, str(e))
+        self._guarded(self._put)
 
     def do_PATCH(self) -> None:  # noqa: N802
-        parts = [p for p in urlparse(self.path).path.split("/") if p]
-        try:
-            if len(parts) == 3 and parts[:2] == ["api", "phones"]:
-                store = self.server.store
-                store.put(parts[2], st.merge_patch(store.get(parts[2]), self._body()))
+        self._guarded(self._patch)
+
+    def _post(self, parts: list[str]) -> None:
+        store = self.server.store
+        body = self._body()
+        if parts == ["api", "phones"]:
+            pid = store.create(profile=body.get("profile", "default"), flavor=body.get("flavor", "sim"),
+                               seed=int(body.get("seed", 0)))
+            return self._json({"id": pid}, 201)
+        if len(parts) == 4 and parts[:2] == ["api", "phones"]:
+            pid, verb = parts[2], parts[3]
+            if verb == "fork":
+                return self._json({"id": store.fork(pid)}, 201)
+            if verb == "reset":
+                store.reset(pid)
                 return self._json({"ok": True})
-            self._error(404, "unknown endpoint")
-        except st.PatchError as e:
-            self._error(422, str(e))
-        except KeyError as e:
-            self._error(404, f"not found: {e}")
-        except Exception as e:  # noqa: BLE001
-            self._error(400, str(e))
+            if verb == "patch":  # a task setup (StatePatch)
+                store.put(pid, st.apply_patch(store.get(pid), body))
+                return self._json({"ok": True})
+        self._error(404, "unknown endpoint")
+
+    def _put(self, parts: list[str]) -> None:
+        if len(parts) == 4 and parts[:2] == ["api", "phones"] and parts[3] == "state":
+            n = int(self.headers.get("Content-Length") or 0)
+            text = self.rfile.read(n).decode()
+            self.server.store.put(parts[2], st.merge_patch(text, {}))  # validates
+            return self._json({"ok": True})
+        self._error(404, "unknown endpoint")
+
+    def _patch(self, parts: list[str]) -> None:
+        if len(parts) == 3 and parts[:2] == ["api", "phones"]:
+            store = self.server.store
+            store.put(parts[2], st.merge_patch(store.get(parts[2]), self._body()))
+            return self._json({"ok": True})
+        self._error(404, "unknown endpoint")
 
 
 class SimServer(ThreadingHTTPServer):
