@@ -41,60 +41,12 @@ ADB = adbutils.adb_path()
 METRICS: dict[str, float] = {}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-# ============================================================================ fixtures
-@dataclass
-class AdbHost:
-    """A private adb server: ``adb(...)`` runs the CLI against it only."""
-
-    port: int
-    env: dict[str, str]
-
-    def adb(self, *args: str, input: bytes | None = None, timeout: float = 30) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([ADB, "-P", str(self.port), *args], env=self.env, input=input,
-                              stdin=None if input is not None else subprocess.DEVNULL,
-                              capture_output=True, timeout=timeout)
-
-    def client(self) -> "adbutils.AdbClient":
-        return adbutils.AdbClient(host="127.0.0.1", port=self.port, socket_timeout=20)
-
-    def state(self, serial: str) -> str | None:
-        out = self.adb("devices").stdout.decode()
-        for line in out.splitlines()[1:]:
-            parts = line.split()
-            if len(parts) >= 2 and parts[0] == serial:
-                return parts[1]
-        return None
-
-    def wait_state(self, serial: str, want: str, timeout: float = 15) -> float:
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < timeout:
-            if self.state(serial) == want:
-                return time.perf_counter() - t0
-            time.sleep(0.02)
-        raise AssertionError(f"{serial} never became {want!r} (now {self.state(serial)!r})")
+from _adbhost import AdbHost, free_port as _free_port, private_adb_server  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbHost]:
-    home = tmp_path_factory.mktemp("adbhome")
-    port = _free_port()
-    env = dict(os.environ, HOME=str(home), ANDROID_USER_HOME=str(home / ".android"),
-               ANDROID_ADB_SERVER_PORT=str(port))
-    env.pop("ADB_SERVER_SOCKET", None)
-    env.pop("ANDROID_SERIAL", None)
-    h = AdbHost(port, env)
-    r = h.adb("start-server", timeout=60)
-    assert r.returncode == 0, r.stderr
-    try:
-        yield h
-    finally:
-        h.adb("kill-server", timeout=30)  # our private server only
+    yield from private_adb_server(tmp_path_factory.mktemp("adbhome"))
 
 
 async def _echo_handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
