@@ -25,6 +25,7 @@ from sim.env import SimEnv  # noqa: E402
 from transfer.oracle.base import Ctx, OracleError  # noqa: E402
 from transfer.oracle.drive import run_skill  # noqa: E402
 from transfer.oracle.skills import clock as C  # noqa: E402
+from _simhelpers import fresh, run, step, find, healthy  # noqa: E402
 
 FLAVORS = ["sim", "aosp"]
 
@@ -36,37 +37,6 @@ MANY = [{"hour": h, "minute": m, "enabled": on, "label": lab, "days": days}
                                     (15, 0, True, "Pick up kids", ["mon", "tue", "wed", "thu", "fri"]),
                                     (18, 45, False, "Dinner", []), (21, 0, False, "Read", []),
                                     (23, 59, False, "Last", [])]]
-
-
-def fresh(flavor: str, setup: dict[str, Any] | None = None) -> SimEnv:
-    env = SimEnv(flavor=flavor, screenshots=False)  # type: ignore[arg-type]
-    env.reset(setup)
-    return env
-
-
-def run(env: SimEnv, skill: Callable[..., Any], **kw: Any) -> Any:
-    _, _, ret = run_skill(env, lambda ctx: skill(ctx, **kw), flavor=env.flavor, max_steps=120)
-    return None if isinstance(ret, Observation) else ret
-
-
-def step(env: SimEnv, action: Action) -> Observation:
-    obs, info = env.step(action)
-    assert info.invalid_action is None, info.invalid_action
-    assert "page_error" not in info.extra, info.extra["page_error"]
-    return obs
-
-
-def find(obs: Observation, text: str | None = None, **kw: Any):
-    return Ctx(obs=obs).find(text, **kw)
-
-
-def healthy(env: SimEnv) -> WorldState:
-    """No JS error on screen, and the whole phone state still validates."""
-    obs, info = env.step(Wait(seconds=0))
-    assert "page_error" not in info.extra, info.extra["page_error"]
-    assert not any("has stopped" in e.text for e in obs.elements)
-    sim_state.load(env.capture())
-    return env.read_state()
 
 
 def alarms_at(ws: WorldState, hour: int, minute: int) -> list:

@@ -25,31 +25,10 @@ from sim.env import SimEnv  # noqa: E402
 from transfer.oracle.base import Ctx, OracleError  # noqa: E402
 from transfer.oracle.drive import run_skill  # noqa: E402
 from transfer.oracle.skills import contacts as C  # noqa: E402
+from _simhelpers import fresh, run, step, find  # noqa: E402
 
 FLAVORS = ["sim", "aosp"]
 NAME = "Zoë Ångström-Łukasz"
-
-
-def fresh(flavor: str, setup: dict[str, Any] | None = None) -> SimEnv:
-    env = SimEnv(flavor=flavor, screenshots=False)  # type: ignore[arg-type]
-    env.reset(setup)
-    return env
-
-
-def run(env: SimEnv, skill: Callable[..., Any], **kw: Any) -> Any:
-    _, _, ret = run_skill(env, lambda ctx: skill(ctx, **kw), flavor=env.flavor, max_steps=120)
-    return None if isinstance(ret, Observation) else ret
-
-
-def step(env: SimEnv, action: Action) -> Observation:
-    obs, info = env.step(action)
-    assert info.invalid_action is None, info.invalid_action
-    assert "page_error" not in info.extra, info.extra["page_error"]
-    return obs
-
-
-def find(obs: Observation, text: str | None = None, **kw: Any):
-    return Ctx(obs=obs).find(text, **kw)
 
 
 def contacts(env: SimEnv) -> list[Contact]:

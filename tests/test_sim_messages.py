@@ -26,6 +26,7 @@ from sim.env import SimEnv  # noqa: E402
 from transfer.oracle.base import Ctx, OracleError  # noqa: E402
 from transfer.oracle.drive import run_skill  # noqa: E402
 from transfer.oracle.skills import messages as M  # noqa: E402
+from _simhelpers import step, find, healthy  # noqa: E402
 
 FLAVORS = ["sim", "aosp"]
 ZOE = "Zoë Ångström"
@@ -51,26 +52,6 @@ def fresh(flavor: str, setup: dict[str, Any] | None = SETUP) -> SimEnv:
 def run(env: SimEnv, skill: Callable[..., Any], *args: Any) -> Any:
     _, _, ret = run_skill(env, lambda ctx: skill(ctx, *args), flavor=env.flavor, max_steps=80)
     return None if isinstance(ret, Observation) else ret
-
-
-def step(env: SimEnv, action: Action) -> Observation:
-    obs, info = env.step(action)
-    assert info.invalid_action is None, info.invalid_action
-    assert "page_error" not in info.extra, info.extra["page_error"]
-    return obs
-
-
-def find(obs: Observation, text: str | None = None, **kw: Any):
-    return Ctx(obs=obs).find(text, **kw)
-
-
-def healthy(env: SimEnv) -> WorldState:
-    """No JS error on screen, and the whole phone state still validates."""
-    obs, info = env.step(Wait(seconds=0))
-    assert "page_error" not in info.extra, info.extra["page_error"]
-    assert not any("has stopped" in e.text for e in obs.elements)
-    sim_state.load(env.capture())
-    return env.read_state()
 
 
 def thread(ws: WorldState, addr: str) -> list:
