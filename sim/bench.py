@@ -104,9 +104,10 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     t_start = time.perf_counter()
     fresh = Runtime._instance is None or Runtime._instance._closed
     rt = Runtime.get()
+    prof = get_profile("default")
+    rt.run(rt.ensure_browser(prof.dpr))  # the browser for this profile's pixel ratio
     runtime_s = time.perf_counter() - t_start
     pool = SimPool(rt, pages_per_profile=pages)
-    prof = get_profile("default")
     out: dict[str, Any] = {"profile": prof.name, "screen": f"{prof.width_px}x{prof.height_px}", "pages": pages,
                            "cpus": os.cpu_count(), "python": sys.version.split()[0], "load_avg_1m_start": load0}
     # start-up: the runtime (Playwright, the page server, Chromium), when this call started it

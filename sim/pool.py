@@ -55,7 +55,7 @@ class SimPool:
         self._contexts: dict[str, Any] = {}
         self._context_ids: dict[str, tuple[Any, str]] = {}  # profile -> (context, its DevTools browserContextId)
         self._context_locks: dict[str, asyncio.Lock] = {}
-        self._browser_cdp: tuple[Any, Any] | None = None  # (browser, its DevTools session)
+        self._browser_cdp: dict[int, tuple[Any, Any]] = {}  # id(browser) -> (browser, its DevTools session)
         self.replaced = 0
 
     @property
@@ -82,9 +82,10 @@ class SimPool:
         return ctx
 
     async def _browser_session(self, browser: Any) -> Any:
-        if self._browser_cdp is None or self._browser_cdp[0] is not browser:
-            self._browser_cdp = (browser, await browser.new_browser_cdp_session())
-        return self._browser_cdp[1]
+        known = self._browser_cdp.get(id(browser))
+        if known is None or known[0] is not browser:
+            known = self._browser_cdp[id(browser)] = (browser, await browser.new_browser_cdp_session())
+        return known[1]
 
     async def _window_page(self, browser: Any, ctx: Any, profile: DeviceProfile) -> Any:
         """A blank page of ``ctx`` in a new browser window (lock held: one page event at a time)."""
@@ -106,7 +107,7 @@ class SimPool:
         return await ev.value
 
     async def _new_slot(self, profile: DeviceProfile) -> driver.PageSlot:
-        browser = await self.rt.ensure_browser()
+        browser = await self.rt.ensure_browser(profile.dpr)
         ctx = page = None
         if self.shared_context:
             async with self._context_lock(profile):
@@ -227,9 +228,9 @@ class SimPool:
         self._lanes.clear()
         self._contexts.clear()
         self._context_ids.clear()
-        if self._browser_cdp is not None:
+        for _, session in self._browser_cdp.values():
             try:
-                await self._browser_cdp[1].detach()
+                await session.detach()
             except Exception:  # noqa: BLE001 - the browser may be gone
                 pass
-            self._browser_cdp = None
+        self._browser_cdp.clear()

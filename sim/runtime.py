@@ -1,9 +1,13 @@
-"""One browser per process, driven from a background asyncio thread.
+"""The browsers of this process, driven from a background asyncio thread.
 
 Playwright's sync API is bound to one thread; a runner wants many phones stepping at once
 from many threads. So the async API runs on a private event loop in a daemon thread and
 every caller submits coroutines to it (:meth:`Runtime.run`). Chromium does the rendering in
 its own processes, so pages step in parallel while Python only waits.
+
+There is one browser per device pixel ratio in use (most runs use one): a browser whose
+windows have the phone's pixel ratio renders and captures it at device pixels without the
+rescaling pass an emulated ratio costs (see :func:`sim.browser.launch_kwargs`).
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ class Runtime:
         self._thread = threading.Thread(target=self._run_loop, name="s2r-sim-runtime", daemon=True)
         self._thread.start()
         self.playwright: Any = None
-        self.browser: Any = None
+        self.browsers: dict[float, Any] = {}
+        self._launching: dict[float, asyncio.Future[Any]] = {}
         self._closed = False
         self.run(self._start())
 
@@ -43,16 +48,29 @@ class Runtime:
         from playwright.async_api import async_playwright
 
         self.playwright = await async_playwright().start()
-        await self._launch()
 
-    async def _launch(self) -> None:
-        self.browser = await self.playwright.chromium.launch(**launch_kwargs())
+    @property
+    def browser(self) -> Any:
+        """The first live browser (None before any page was opened)."""
+        return next((b for b in self.browsers.values() if b.is_connected()), None)
 
-    async def ensure_browser(self) -> Any:
-        """The browser, relaunched if it crashed (pages on it are then gone)."""
-        if self.browser is None or not self.browser.is_connected():
-            await self._launch()
-        return self.browser
+    async def ensure_browser(self, dpr: float = 1.0) -> Any:
+        """The browser for pages of pixel ratio ``dpr``, launched on first use and relaunched
+        if it crashed (pages on it are then gone). Concurrent callers share one launch."""
+        key = round(float(dpr), 4)
+        b = self.browsers.get(key)
+        if b is not None and b.is_connected():
+            return b
+        pending = self._launching.get(key)
+        if pending is None:
+            pending = self._launching[key] = asyncio.ensure_future(
+                self.playwright.chromium.launch(**launch_kwargs(device_scale_factor=key)))
+            try:
+                self.browsers[key] = await pending
+            finally:
+                self._launching.pop(key, None)
+            return self.browsers[key]
+        return await asyncio.shield(pending)
 
     @classmethod
     def get(cls) -> "Runtime":
@@ -76,8 +94,11 @@ class Runtime:
 
         async def _stop() -> None:
             try:
-                if self.browser is not None:
-                    await self.browser.close()
+                for b in list(self.browsers.values()):
+                    try:
+                        await b.close()
+                    except Exception:  # noqa: BLE001 - a crashed browser is gone either way
+                        pass
             finally:
                 if self.playwright is not None:
                     await self.playwright.stop()

@@ -179,6 +179,44 @@ def test_killed_page_is_replaced_and_reported_as_infra(sim_pool) -> None:
     assert sim_pool.replaced > replaced
 
 
+def test_crashed_browser_is_relaunched_and_reported_as_infra(sim_pool) -> None:
+    """A browser that dies takes its pages with it: the step in flight is infra, the next one
+    runs on a relaunched browser (the pixel profile's own: browsers are per pixel ratio)."""
+    import asyncio
+
+    from sim.profiles import get_profile
+
+    env = SimEnv(pool=sim_pool, profile="pixel")
+    env.reset({"start": {"app": "clock"}})
+    committed = env.capture()
+    rt = sim_pool.rt
+
+    async def crash() -> tuple[bool, object]:
+        b = await rt.ensure_browser(get_profile("pixel").dpr)
+        s = await b.new_browser_cdp_session()
+        try:
+            await s.send("Browser.crash")
+        except Exception:  # noqa: BLE001 - the reply never comes: the browser is gone
+            pass
+        for _ in range(200):
+            if not b.is_connected():
+                return True, b
+            await asyncio.sleep(0.05)
+        return False, b
+
+    died, old = rt.run(crash())
+    assert died
+    obs, info = env.step(Key(key="back"))
+    assert info.error_kind == "infra"
+    assert env.capture() == committed
+    obs, info = env.step(Key(key="back"))
+    assert info.error is None and obs.foreground.app == "launcher"
+    assert rt.browsers[round(get_profile("pixel").dpr, 4)] is not old
+    # the default profile's browser was never touched
+    obs, info = SimEnv(pool=sim_pool).step(OpenApp(app="settings"))
+    assert info.error is None and obs.foreground.app == "settings"
+
+
 def test_server_api_configures_forks_and_validates(sim_pool) -> None:
     srv = sim_pool.rt.server
     base = srv.url + "/api/phones"
