@@ -51,7 +51,12 @@ class DeviceNotReady(RuntimeError):
 
 
 class UnsafeTask(RuntimeError):
-    """The task would act on the outside world (send an SMS, place a call) from a real phone."""
+    """The task would act on the outside world (send an SMS, place a call) from a real phone.
+
+    Like an unsupported setup it is deterministic (every phone with these options refuses it),
+    so ``unsupported`` tells a runner not to retry it as an infrastructure fault."""
+
+    unsupported = True
 
 
 class SessionJournal(BaseModel):
@@ -302,6 +307,7 @@ class DeviceEnv:
         inp.key("home")
         self._state_cache = None
         self.journal, self.setup_report = writer.apply(patch)
+        writer.mark_episode(self.journal)  # what the policy writes from here on is undone at teardown
         probe = self.options.alarm_probe
         reader.options.alarm_probe = probe is True or (probe == "auto" and "alarms" in (getattr(setup, "needs", None)
                                                                                        or []))
@@ -559,34 +565,43 @@ class DeviceEnv:
             inp.tap(*p)
             observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
         el, ime = self._focused()
+        target = self._last_obs.element(a.target) if a.target is not None and self._last_obs else None
+        deadline = time.perf_counter() + 1.5
+        while target is not None and not (el is not None and el.bounds.contains(*target.bounds.center)) \
+                and time.perf_counter() < deadline:  # the tap has not moved focus yet (a busy phone)
+            time.sleep(0.1)
+            el, ime = self._focused()
         if el is None and not ime:
             info.invalid_action = "no focused text field to type into"
             return False
-        before = self._field_text(el)
-        expected = a.text if a.clear else before + a.text
+        original = self._field_text(el)
+        expected = a.text if a.clear else original + a.text
         methods = inp.text_methods()
         info.extra["text_expected"] = expected
-        self._text_ctx = (el, before, expected)
-        if a.clear:
-            inp.clear_text(methods[0], before)
-            before = "" if el is not None else before
+        self._text_ctx = (el, original, expected)
         used = None
-        if a.text:
-            for m in methods:
-                att = inp.type_with(m, a.text, current=before)
-                if not att.ok:
-                    info.extra.setdefault("text_attempts", []).append(att.model_dump())
-                    continue
-                used = m
-                if el is None or el.password:
-                    break
-                observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
-                now_el, _ = self._focused()
-                if self._field_text(now_el) != before:  # the method did something: never type twice
-                    break
-                info.extra.setdefault("text_attempts", []).append({"method": m, "ok": False,
-                                                                    "detail": "field unchanged"})
-                used = None
+        now = original
+        for i, m in enumerate(methods):
+            if a.clear and (i == 0 or now):
+                inp.clear_text(m, now)
+            if not a.text:
+                used = m if a.clear else None
+                break
+            att = inp.type_with(m, a.text, current="" if a.clear and el is not None else original)
+            if not att.ok:
+                info.extra.setdefault("text_attempts", []).append(att.model_dump())
+                continue
+            used = m
+            if el is None or el.password:
+                break
+            observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+            now_el, _ = self._focused()
+            now = self._field_text(now_el)
+            if now == expected or now not in (original, ""):  # it took, or it did something: never type twice
+                break
+            # the field still holds what it held (or only got cleared): the method had no effect
+            info.extra.setdefault("text_attempts", []).append({"method": m, "ok": False, "detail": "field unchanged"})
+            used = None
         info.extra["text_method"] = used
         if a.text and used is None:
             info.error, info.error_kind = "no text input method changed the field", "bridge"

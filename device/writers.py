@@ -95,7 +95,17 @@ def journal_dir() -> Path:
 
 
 class SetupError(RuntimeError):
-    """The setup cannot be reproduced on this phone (the episode would be judged on a wrong start)."""
+    """The setup cannot be reproduced on this phone (the episode would be judged on a wrong start).
+
+    ``unsupported`` is True when the reason is a capability this backend lacks (no API writes
+    a world clock, a setting needs root): trying again, here or on another phone of the same
+    kind, cannot help, so a runner reports the episode apart instead of retrying it as an
+    infrastructure fault.
+    """
+
+    def __init__(self, message: str, *, unsupported: bool = False):
+        super().__init__(message)
+        self.unsupported = unsupported
 
 
 # ============================================================================ settings
@@ -189,7 +199,7 @@ def set_setting(shell: Shell, field: str, value: Any, raw: SettingsJournal,
     raises ``SetupError`` when neither way took effect.
     """
     if field not in _RAW:
-        raise SetupError(f"setting {field!r} cannot be set over ADB without root")
+        raise SetupError(f"setting {field!r} cannot be set over ADB without root", unsupported=True)
     for argv in _commands(field, value):
         r = shell.run(argv)
         if r.rc not in (0, None) or _CMD_FAILED.search(r.text):
@@ -252,6 +262,9 @@ class Journal(BaseModel):
     timer_labels: list[str] = Field(default_factory=list)
     clipboard_old: str | None = None
     clipboard_set: bool = False
+    episode_marks: dict[str, int] = Field(
+        default_factory=dict, description="Highest provider _id per kind once setup was done: rows above it that "
+                                          "the episode itself wrote are undone at teardown (see EPISODE_ROWS).")
     path: str | None = Field(None, exclude=True)
 
     def save(self) -> None:
@@ -287,6 +300,8 @@ class SetupReport(BaseModel):
     applied: list[str] = Field(default_factory=list)
     ignored: list[str] = Field(default_factory=list, description="Parts of the patch devices do not apply.")
     failed: list[str] = Field(default_factory=list)
+    unsupported: list[str] = Field(default_factory=list,
+                                   description="Failures that are capabilities this backend lacks (also in failed).")
     timings_ms: dict[str, float] = Field(default_factory=dict)
 
 
@@ -352,6 +367,26 @@ def refusal_reason(instance: Any, test_recipient: str | None) -> str | None:
 
 
 __all__ += ["refusal_reason"]
+
+
+# ============================================================================ the episode's own rows
+EPISODE_ROWS: dict[str, tuple[str, str | None, tuple[str, ...] | None]] = {
+    "messages": (URI_SMS, "type", ("2", "3", "4", "5", "6")),  # sent, draft, outbox, failed, queued — not inbox
+    "calls": (URI_CALLS, "type", ("2",)),                     # outgoing calls only
+}
+"""What a policy writes through the apps during an episode, found as rows above the marks that
+:meth:`DeviceWriter.mark_episode` takes once setup is done: ``kind -> (uri, column, values)``;
+only rows whose ``column`` holds one of ``values`` (None = any row) count as the episode's.
+Texts and calls going *out* while s2r drives the phone are the policy's; one that *arrives*
+meanwhile is never touched. Without this undo, a text sent in one episode would be "the latest
+message" of the next one on the same phone."""
+
+EPISODE_ROWS_DESTRUCTIVE: dict[str, tuple[str, str | None, tuple[str, ...] | None]] = {
+    "events": (URI_EVENTS, None, None),
+    "contacts": (URI_RAW_CONTACTS, None, None),
+}
+"""Also undone on dedicated test phones (``destructive=True``) only: any new event or contact —
+on a person's phone one may come from the user or a sync adapter, so it is left alone there."""
 
 
 # ============================================================================ the writer
@@ -427,6 +462,9 @@ class DeviceWriter:
         reproduced on this phone.
         """
         p = patch if isinstance(patch, StatePatch) else StatePatch.model_validate(patch or {})
+        missing = self.unsupported_parts(p)
+        if missing:  # known before touching the phone: nothing to write, nothing to undo
+            raise SetupError("; ".join(missing)[:800], unsupported=True)
         tag = tag or new_tag()
         j = Journal(serial=self.shell.serial, tag=tag, path=str(self.journal_path()))
         rep = SetupReport(tag=tag)
@@ -435,13 +473,27 @@ class DeviceWriter:
             self._apply(p, j, rep)
         except (SetupError, ParseError) as e:
             rep.failed.append(str(e))
+            if getattr(e, "unsupported", False):
+                rep.unsupported.append(str(e))
         if rep.failed:
             try:
                 self.teardown(j)
             except DeviceLost:
                 pass
-            raise SetupError("; ".join(rep.failed)[:800])
+            unsupported = set(rep.failed) <= set(rep.unsupported)
+            raise SetupError("; ".join(rep.failed)[:800], unsupported=unsupported)
         return j, rep
+
+    def unsupported_parts(self, p: StatePatch) -> list[str]:
+        """Parts of ``p`` no phone of this kind can reproduce (checked before any write)."""
+        out = [f"settings.{f} cannot be set on a device without root" for f in p.settings if f not in _RAW]
+        if p.world_clocks:
+            out.append("world_clocks cannot be added on a device (no API)")
+        if p.clipboard is not None and self.clipboard is None:
+            out.append("clipboard: no uiautomator2 connection to set it")
+        if self.ui is None and any(not a.enabled for a in p.records("alarms")):
+            out.append("alarms: a disabled alarm needs the Clock UI (the AlarmClock API creates enabled alarms only)")
+        return out
 
     def _apply(self, p: StatePatch, j: Journal, rep: SetupReport) -> None:
         if p.time is not None:
@@ -455,7 +507,8 @@ class DeviceWriter:
                 rep.applied.append(f"settings.{field} already {value!r}")
                 continue
             if field not in _RAW:
-                rep.failed.append(f"settings.{field} cannot be set on a device without root")
+                rep.unsupported.append(f"settings.{field} cannot be set on a device without root")
+                rep.failed.append(rep.unsupported[-1])
                 continue
             j.settings.append(SettingChange(field=field, old=old, new=value))
             j.save()
@@ -474,10 +527,12 @@ class DeviceWriter:
                 j.save()
             rep.timings_ms[kind] = (time.perf_counter() - t0) * 1e3
         if p.world_clocks:
-            rep.failed.append("world_clocks cannot be added on a device (no API)")
+            rep.unsupported.append("world_clocks cannot be added on a device (no API)")
+            rep.failed.append(rep.unsupported[-1])
         if p.clipboard is not None:
             if self.clipboard is None:
-                rep.failed.append("clipboard: no uiautomator2 connection to set it")
+                rep.unsupported.append("clipboard: no uiautomator2 connection to set it")
+                rep.failed.append(rep.unsupported[-1])
             else:
                 get, put = self.clipboard
                 j.clipboard_old = get()
@@ -485,6 +540,34 @@ class DeviceWriter:
                 j.save()
                 put(p.clipboard)
                 rep.applied.append("clipboard")
+
+    # --- the episode's own rows ----------------------------------------------------------------
+    def mark_episode(self, j: Journal) -> None:
+        """Remember each provider's highest ``_id`` now (after setup, before the policy acts)."""
+        for kind, (uri, _col, _vals) in self._episode_rows().items():
+            j.episode_marks[kind] = _max_id(self.shell, uri)
+        j.save()
+
+    def _episode_rows(self) -> dict[str, tuple[str, str | None, tuple[str, ...] | None]]:
+        return {**EPISODE_ROWS, **(EPISODE_ROWS_DESTRUCTIVE if self.destructive else {})}
+
+    def _undo_episode_rows(self, j: Journal, rep: TeardownReport) -> None:
+        kinds = self._episode_rows()
+        for kind, mark in j.episode_marks.items():
+            if kind not in kinds:
+                continue
+            uri, col, vals = kinds[kind]
+            try:
+                rows = content_query(self.shell, uri, ("_id", *((col,) if col else ())), where=f"_id>{int(mark)}")
+            except ParseError:
+                continue
+            for r in rows:
+                rid = str(r.get("_id") or "")
+                if not rid.isdigit() or int(rid) <= mark or (col and (r.get(col) or "") not in (vals or ())):
+                    continue
+                target = uri + ("?caller_is_syncadapter=true" if kind == "contacts" else "")
+                self.shell.run(["content", "delete", "--uri", target, "--where", f"_id={int(rid)}"])
+                rep.removed[f"episode {kind}"] = rep.removed.get(f"episode {kind}", 0) + 1
 
     # --- record adders -------------------------------------------------------------------------
     def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
@@ -586,7 +669,7 @@ class DeviceWriter:
     def _add_alarm(self, a: Alarm, j: Journal) -> str:
         if not a.enabled and self.ui is None:
             raise SetupError("alarms: a disabled alarm needs the Clock UI (the AlarmClock API creates enabled "
-                             "alarms only)")
+                             "alarms only)", unsupported=True)
         label = a.label + invisible_marker(j.tag)  # shown in the Clock app: invisible form
         argv = ["am", "start", "-a", "android.intent.action.SET_ALARM",
                 "--ei", "android.intent.extra.alarm.HOUR", str(a.hour),
@@ -667,7 +750,7 @@ class DeviceWriter:
     def _add_file(self, f: FileEntry, j: Journal) -> str:
         path = re.sub(r"/+", "/", f.path)
         if not (path.startswith("/sdcard/") or path.startswith("/storage/emulated/0/")) or "/../" in path + "/":
-            raise SetupError(f"files: {f.path!r} is outside shared storage")
+            raise SetupError(f"files: {f.path!r} is outside shared storage", unsupported=True)
         parent = path.rsplit("/", 1)[0]
         self._mkdirs(parent, j)
         if f.kind == "dir":
@@ -701,6 +784,8 @@ class DeviceWriter:
     def teardown(self, j: Journal) -> TeardownReport:
         """Undo a setup: delete only tagged rows/files, restore settings, then drop the journal."""
         rep = TeardownReport(tag=j.tag)
+        # what the episode itself wrote through the apps (texts it sent, contacts it created ...)
+        self._undo_episode_rows(j, rep)
         # records: find every row that carries the marker (also from crashed runs' journals)
         self._delete_marked_contacts(j.tag, rep)
         for kind, uri, col in (("messages", URI_SMS, "subject"), ("events", URI_EVENTS, "description"),
@@ -728,10 +813,16 @@ class DeviceWriter:
                     rep.left.append(f"dir {d} is not empty; left in place")
         if j.alarm_labels:
             n = self._delete_tagged_alarms(j.tag)
-            if n is None or n < len(j.alarm_labels):
+            if n is not None and self._find_tagged_alarm(j.tag) is not None:  # a busy phone missed a tap: again
+                n += self._delete_tagged_alarms(j.tag) or 0
+            # the policy may have deleted some itself: what counts is that none is left
+            left = n is None or self._find_tagged_alarm(j.tag) is not None
+            if self.ui is not None:
+                self.ui.probe_home()
+            if left:
                 names = ", ".join(repr(strip_tag(x)[0]) for x in j.alarm_labels)
                 rep.left.append(f"alarm(s) {names} carrying tag {j.tag} (invisibly) could not all be deleted "
-                                f"({n or 0} of {len(j.alarm_labels)}); delete them in the Clock app")
+                                f"({n or 0} deleted); delete them in the Clock app")
             rep.removed["alarms"] = n or 0
         if j.timer_labels:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)

@@ -1,10 +1,31 @@
 #!/usr/bin/env bash
-# The exact command that reproduces the bundled `trained` checkpoint from `base`:
-# GRPO in the simulator on the `train` split (templates never in real59), with domain
-# randomization over both flavors. Writes checkpoints, train_log.jsonl and curve.png.
+# The exact commands that reproduce the bundled `trained` checkpoint from `base`, all in the
+# simulator on the `train` split (templates never in real59):
+#   1. behaviour cloning of oracle demos: every train template with an oracle solution, instance
+#      seeds 0-3, 12 epochs, starting from base's weights (demos cached in runs/demos/);
+#   2. GRPO from that, with group-normalized dense rewards from forked identical states.
+# The result ($OUT/grpo/final) holds model.pt, meta.json (with the command), train_log.jsonl
+# (BC epochs then GRPO iterations) and curve.png. Pass --bundle to copy it to
+# transfer/checkpoints/trained.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-runs/train-micro}"
-s2r train grpo --init transfer/checkpoints/base --out "$OUT" --split train \
-  --iters 16 --batch 4 --group 6 --lr 0.003 --kl 0.01 --seed 0 --flavors sim,aosp --workers 4 --max-steps 10
-echo "trained checkpoint: $OUT/final   (copy to transfer/checkpoints/trained to bundle it)"
+S2R="${S2R:-.venv/bin/s2r}"
+"$S2R" train bc --init transfer/checkpoints/base --out "$OUT/bc" --split train --seeds 4 --epochs 12 \
+  --lr 0.01 --batch 16 --seed 0 --cache runs/demos/oracle-sim.jsonl.gz
+"$S2R" train grpo --init "$OUT/bc" --out "$OUT/grpo" --split train \
+  --iters 5 --batch 2 --group 4 --lr 0.001 --kl 0.02 --seed 0 --flavors sim --workers 2 --pages 3 --max-steps 12
+if [[ "${2:-}" == "--bundle" ]]; then
+  rm -rf transfer/checkpoints/trained && cp -r "$OUT/grpo/final" transfer/checkpoints/trained
+  "${PYTHON:-.venv/bin/python}" - "$OUT" <<'PY'
+import json, sys
+from pathlib import Path
+meta = Path("transfer/checkpoints/trained/meta.json")
+m = json.loads(meta.read_text())
+bc = json.loads(Path(sys.argv[1], "bc", "meta.json").read_text())
+m.update(made_by=f"experiments/make_trained.sh {sys.argv[1]} --bundle", bc_command=bc.get("command"),
+         bc_demo_stats=bc.get("demo_stats"))
+meta.write_text(json.dumps(m, indent=2, sort_keys=True))
+PY
+fi
+echo "trained checkpoint: $OUT/grpo/final"

@@ -159,12 +159,9 @@ async def load(slot: PageSlot, state: str) -> None:
 
 # --- input -----------------------------------------------------------------------------------
 
-async def _touch(slot: PageSlot, kind: str, pts: list[tuple[float, float]], at: float | None = None) -> None:
-    params: dict[str, Any] = {
-        "type": kind, "touchPoints": [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 0} for x, y in pts]}
-    if at is not None:
-        params["timestamp"] = at  # seconds since the epoch: the event's own time in the page
-    await slot.cdp.send("Input.dispatchTouchEvent", params)
+async def _touch(slot: PageSlot, kind: str, pts: list[tuple[float, float]]) -> None:
+    await slot.cdp.send("Input.dispatchTouchEvent", {
+        "type": kind, "touchPoints": [{"x": x, "y": y, "radiusX": 4, "radiusY": 4, "force": 1, "id": 0} for x, y in pts]})
 
 
 async def tap(slot: PageSlot, x: float, y: float) -> None:
@@ -187,22 +184,15 @@ async def long_press(slot: PageSlot, x: float, y: float, ms: int) -> None:
 
 async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 12,
                 hold_ms: int = 0) -> None:
-    """A finger moving in a straight line from (x0, y0) to (x1, y1) over ``ms`` milliseconds.
-
-    The moves carry timestamps ``ms / steps`` apart and are sent back to back rather than in
-    real time: the page may coalesce moves that arrive within one frame, but it reads the
-    finger's position and velocity from the events' positions and timestamps, which
-    coalescing keeps, so the gesture (scroll distance, fling) is the same as a real-time one
-    and costs a few frames instead of ``steps`` frames and ``ms`` of waiting. A hold (drag)
-    is real time: the page's long-press timer runs on the clock.
-    """
+    # Each move is awaited: Chromium coalesces queued touch moves, and the page's fling
+    # speed comes from the last move's distance, so pipelining them would change the gesture.
     await _touch(slot, "touchStart", [(x0, y0)])
     if hold_ms:
         await asyncio.sleep(hold_ms / 1000)
-    t0 = time.time()
-    moves = [_touch(slot, "touchMove", [(x0 + (x1 - x0) * i / steps, y0 + (y1 - y0) * i / steps)],
-                    at=t0 + ms / 1000 * i / steps) for i in range(1, steps + 1)]
-    await asyncio.gather(*moves, _touch(slot, "touchEnd", [], at=t0 + ms / 1000))
+    for i in range(1, steps + 1):
+        f = i / steps
+        await _touch(slot, "touchMove", [(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)])
+    await _touch(slot, "touchEnd", [])
 
 
 async def key_event(slot: PageSlot, key: str) -> None:

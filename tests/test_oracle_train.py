@@ -138,7 +138,8 @@ def test_skill_internals_the_solutions_rely_on_exist() -> None:
     needed = {
         clock: ["_minutes", "_scroll_until", "_scroll", "_fill_time_picker", "_city_probe", "_fold", "DAYS",
                 "DAY_NAMES", "time_texts", "list_alarms", "find_alarm"],
-        contacts: ["_tap", "_fill", "_choose_label", "_save", "_rid", "split_name", "read_contact_field"],
+        contacts: ["_tap", "_fill", "_choose_label", "_save", "_rid", "split_name", "read_contact_field",
+                   "_start_search", "_hide_keyboard", "_result_names"],
         phone: ["_digits", "_key", "KEY_IDS", "_row_kind", "_rid", "dial_string", "open_dialpad", "open_recents"],
         messages: ["_row_parts", "_UNREAD", "open_thread", "open_messages"],
         calendar: ["_edit", "_set_date", "_type", "_save", "_shown_month", "MONTHS", "long_date", "open_month_view"],
@@ -147,3 +148,62 @@ def test_skill_internals_the_solutions_rely_on_exist() -> None:
     }
     missing = [f"{mod.__name__}.{name}" for mod, names in needed.items() for name in names if not hasattr(mod, name)]
     assert not missing, missing
+
+
+# --- templates against the default world ----------------------------------------------------------
+
+def _phone_before(template_id: str, seed: int):
+    """The before-state of an instance on a fresh sim phone: the default world plus its setup."""
+    from sim import state as sim_state
+    from transfer.tasks.loader import get_template
+
+    inst = get_template(template_id).instantiate(seed)
+    return inst, sim_state.world_state(sim_state.apply_patch(sim_state.new_state(), inst.setup))
+
+
+def test_train_setups_do_not_clash_with_the_default_world() -> None:
+    """A record a template adds must not already exist on the phone: a second notes.txt makes a
+    copy land as "notes (1).txt", a second "Piano lesson" makes "when is it?" ambiguous."""
+    from sim.world import default_world
+    from transfer.tasks.loader import get_template
+
+    w = default_world(0)
+    world_file_names = {f.path.rpartition("/")[2].casefold() for f in w.files if f.kind == "file"}
+    world_titles = {e.title.casefold() for e in w.events}
+    world_companies = {c.company.casefold() for c in w.contacts if c.company}
+    for seed in range(12):
+        for tid in ("train.files.copy", "train.files.move_to_download", "train.files.query_size",
+                    "train.files.delete_two", "train.files.query_largest"):
+            added = [f["path"].rpartition("/")[2].casefold() for f in get_template(tid).instantiate(seed).setup.add["files"]
+                     if f.get("kind", "file") == "file"]
+            assert added and not set(added) & world_file_names, (tid, seed, added)
+        title = get_template("train.calendar.query_date").instantiate(seed).params["title"]
+        assert title.casefold() not in world_titles, (seed, title)
+        company = get_template("train.contacts.query_by_company").instantiate(seed).params["company"]
+        assert company.casefold() not in world_companies, (seed, company)
+
+
+def test_query_answers_count_what_the_phone_already_holds() -> None:
+    """Answers about the phone's own data are computed from it: the default world's unread
+    threads and its contacts at a company count, and the judge holds a policy to them."""
+    from transfer.oracle.base import norm
+
+    inst, before = _phone_before("train.messages.query_unread_senders", 0)
+    ps = inst.params["ps"]
+    digits = lambda s: "".join(ch for ch in s if ch.isdigit())[-10:]  # noqa: E731
+    unread = {digits(m.address) for m in before.messages if m.box == "inbox" and not m.read}
+    world_unread = {c.name for c in before.contacts if c.name not in {p["full"] for p in ps}
+                    and any(digits(p.number) in unread for p in c.phones)}
+    assert world_unread, "the default world has unread threads of its own"
+    want = [ps[0]["full"], ps[1]["full"], *sorted(world_unread)]
+    sheet = inst.answer_sheet
+    assert all(r.passed for r in sheet.score({"names": want}, before))
+    assert not any(r.passed for r in sheet.score({"names": want[:2]}, before))  # the setup's senders alone
+    assert not any(r.passed for r in sheet.score({"names": [*want, ps[2]["full"]]}, before))  # read thread
+
+    inst, before = _phone_before("train.contacts.query_count_company", 0)
+    company = inst.params["company"]
+    at = sum(norm(c.company) == norm(company) for c in before.contacts)
+    assert at > inst.params["n"], "the default world has people at this company too"
+    assert all(r.passed for r in inst.answer_sheet.score({"count": at}, before))
+    assert not any(r.passed for r in inst.answer_sheet.score({"count": inst.params["n"]}, before))

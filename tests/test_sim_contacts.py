@@ -127,6 +127,27 @@ def test_read_and_search_match_world(flavor: str) -> None:
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)
+def test_search_matches_company(flavor: str) -> None:
+    """Like Android's Contacts, search also finds people by company (a prefix of it or of one of
+    its words, accent-insensitive) and shows the company under a result that matched on it."""
+    from transfer.oracle.solved.contacts import search_rows
+
+    env = fresh(flavor, {"add": {"contacts": [
+        {"name": "Ines Brooks", "phones": [{"number": "+1 415 555 0142"}], "company": "Café Lumière"},
+        {"name": "Lumi Reyes", "phones": [{"number": "+1 415 555 0143"}], "company": "Globex"}]}})
+    world = contacts(env)
+    labs = sorted((c.name for c in world if c.company == "Umbrella Labs"), key=fold)
+    assert labs, "the default world has people at Umbrella Labs"
+    assert run(env, search_rows, query="Umbrella Labs") == [(n, "Umbrella Labs") for n in labs]
+    assert [n for n, _ in run(env, search_rows, query="labs")] == labs  # a later word of the company
+    assert run(env, search_rows, query="cafe lum") == [("Ines Brooks", "Café Lumière")]
+    # "lumi" is a prefix of a name and of a company: the name match shows the number, as before
+    assert run(env, search_rows, query="LUMI") == [("Ines Brooks", "Café Lumière"), ("Lumi Reyes", "+1 415 555 0143")]
+    assert run(env, C.search_contact, query="Hooli") == []
+    healthy(env)
+
+
+@pytest.mark.parametrize("flavor", FLAVORS)
 def test_list_sorted_with_favorites_first(flavor: str) -> None:
     env = fresh(flavor, {"start": {"app": "contacts"}})
     obs = env.observe()

@@ -55,7 +55,8 @@ class EpisodeRecord(BaseModel):
     checks: list[dict[str, Any]] = Field(default_factory=list)
 
     error: str | None = None
-    error_kind: Literal["policy", "infra", "bridge"] | None = None
+    error_kind: Literal["policy", "infra", "bridge", "unsupported"] | None = Field(
+        None, description="unsupported = the backend cannot reproduce the task's setup (not retried, not counted).")
     attempts: int = Field(1, description="1 + infrastructure retries before this record.")
     retried_from: str | None = Field(None, description="Device serial an infra failure moved this episode off.")
 

@@ -20,7 +20,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel
 
-from actionmap.actions import Action
+from actionmap.actions import Action, TypeText
 from actionmap.env import Env
 from actionmap.parse import ActionParseError
 
@@ -31,6 +31,13 @@ from .rundir import RunDir
 
 class InfraError(RuntimeError):
     """The backend failed (page crash, device lost): retry elsewhere, do not blame the policy."""
+
+
+class SetupUnsupported(RuntimeError):
+    """This backend cannot reproduce the task's start state (e.g. no API writes a world clock on a
+    phone). Retrying cannot help: the episode is recorded with ``error_kind="unsupported"``,
+    outside success rates and apart from infrastructure errors. Backends signal it by raising
+    from ``reset`` an exception whose ``unsupported`` attribute is true."""
 
 
 class EpisodeSpec(BaseModel):
@@ -75,6 +82,8 @@ def run_episode(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, 
         obs = env.reset(instance)
         before = env.read_state()
     except Exception as e:  # noqa: BLE001
+        if getattr(e, "unsupported", False):
+            raise SetupUnsupported(str(e)) from e
         raise InfraError(f"reset failed: {type(e).__name__}: {e}") from e
     flavor = backend_info.get("flavor") or "sim"
     policy.reset(instance.prompt(), {"instance": instance, "task_id": instance.template_id, "seed": instance.seed,
@@ -111,7 +120,9 @@ def run_episode(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, 
             invalid += 1
         history.append(rec)
         trace.append({**rec.model_dump(), "timings_ms": info.timings_ms, "clamped": info.clamped,
-                      "error": info.error, "foreground": obs.foreground.model_dump()})
+                      "error": info.error, "foreground": obs.foreground.model_dump(),
+                      **({"text": {k: v for k, v in info.extra.items() if k.startswith("text")}}
+                         if isinstance(out, TypeText) else {})})
         if writer:
             writer.shot(steps, obs)
         if info.done:
@@ -199,6 +210,15 @@ class LocalExecutor:
                 rec.attempts = attempt
                 rec.retried_from = moved_from
                 return rec
+            except SetupUnsupported as e:
+                return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+                                     task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
+                                     backend=spec.backend, target=spec.target, terminated_by="error",
+                                     error=f"setup unsupported on this backend: {e}"[:500], error_kind="unsupported",
+                                     attempts=attempt, retried_from=moved_from, device_serial=lease.info.get("serial"),
+                                     device_model=lease.info.get("model"), flavor=lease.info.get("flavor"),
+                                     instruction=getattr(inst, "instruction", ""),
+                                     difficulty=getattr(inst, "difficulty", None))
             except InfraError as e:
                 broken = True
                 last_err = str(e)

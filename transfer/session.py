@@ -37,8 +37,13 @@ class Session:
     @classmethod
     def create(cls, *, out: Path, policies: list[str], split: str, tasks: str | None, seeds: int, repeats: int,
                sim: bool, flavor: str, profile: str, device: str | None, workers: int, resume: bool,
-               limit: int = 0, extra_config: dict[str, Any] | None = None) -> "Session":
+               limit: int = 0, extra_config: dict[str, Any] | None = None, test_recipient: str | None = None,
+               destructive: bool = False) -> "Session":
+        """``test_recipient``: the one number send/call tasks may contact (it goes into the task
+        instances and, on real phones, gates them); ``destructive``: allow resets that wipe
+        phone data (dedicated test phones only) — never implied."""
         from .tasks.loader import get_template, load_templates
+        from .tasks.model import make_context
 
         pols = parse_policies(policies)
         for spec in pols.values():
@@ -46,7 +51,8 @@ class Session:
         ids = tasks.split(",") if tasks else [t.id for t in load_templates(split)]
         if limit:
             ids = ids[:limit]
-        insts = {(tid, s): get_template(tid).instantiate(s) for tid in ids for s in range(seeds)}
+        context = make_context(test_recipient) if test_recipient else None  # fails fast on a bad number
+        insts = {(tid, s): get_template(tid).instantiate(s, context) for tid in ids for s in range(seeds)}
         targets: list[tuple[str, str]] = []
         sim_b = dev_b = None
         if sim:
@@ -57,10 +63,16 @@ class Session:
         if device:
             from .device_backends import DeviceBackends  # type: ignore[import-not-found]
 
-            dev_b = DeviceBackends.from_spec(device)
+            from device.env import DeviceOptions
+
+            overrides: dict[str, Any] = {"destructive": bool(destructive)}
+            if test_recipient:
+                overrides["test_recipient"] = test_recipient
+            dev_b = DeviceBackends.from_spec(device, options=DeviceOptions(**overrides))
             targets.append(("device", "farm"))
         config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
                   "backends": [t for t in targets], "flavor": flavor, "profile": profile, "device": device,
+                  "test_recipient": test_recipient, "destructive": bool(destructive),
                   **(extra_config or {})}
         rd = RunDir(out)
         rd.init(config, resume)

@@ -28,6 +28,18 @@ def _roles(policies: dict[str, str]) -> dict[str, str]:
     return roles
 
 
+def quick_tasks(split: str, n: int = 10) -> list[str]:
+    """The ``n`` templates of ``split`` with the fewest expert steps (ties by id).
+
+    A quick demo is bounded by its longest episodes — a policy that has not learned a task
+    wanders until its step budget (2.5× the expert's steps + 5) runs out — so the shortest tasks
+    keep it within minutes. The choice depends only on the task definitions, not on any policy.
+    """
+    from transfer.tasks.loader import load_templates
+
+    return [t.id for t in sorted(load_templates(split), key=lambda t: (t.golden_steps, t.id))[:n]]
+
+
 def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: str, device: str, split: str,
                tasks: str | None, seeds: int, repeats: int, workers: int, resume: bool, limit: int = 0,
                bootstrap: int = 2000) -> dict:
@@ -78,7 +90,7 @@ def register(app: typer.Typer) -> None:
     @app.command("demo")
     def demo(
         out: Path = typer.Option(Path("runs/demo"), "--out", help="Run directory."),
-        quick: bool = typer.Option(False, "--quick", help="About 10 tasks (≈3 min)."),
+        quick: bool = typer.Option(False, "--quick", help="The 10 shortest tasks (≈3 min)."),
         resume: bool = typer.Option(True, "--resume/--fresh", help="Continue a previous demo run in OUT."),
         workers: int = typer.Option(2),
     ) -> None:
@@ -87,8 +99,11 @@ def register(app: typer.Typer) -> None:
 
         if not resume and out.exists():
             shutil.rmtree(out)
-        Console().print("[bold]s2r demo[/]: micro policy [cyan]base[/] vs [cyan]trained[/] (trained by GRPO in the sim), "
+        Console().print("[bold]s2r demo[/]: micro policy [cyan]base[/] vs [cyan]trained[/] "
+                        "(trained in the sim: oracle-demo cloning, then GRPO), "
                         "with the oracle for attribution, on real59 — simulator vs a virtual Android phone over adb")
         run_paired(out=out, policies=["base=micro:base", "trained=micro:trained", "oracle=oracle"], sim_flavor="sim",
-                   sim_profile="default", device="vdevice:1", split="real59", tasks=None, seeds=1, repeats=1,
-                   workers=workers, resume=resume and out.exists(), limit=10 if quick else 0)
+                   # one virtual phone per worker: a phone's reset dominates the demo's wall time
+                   sim_profile="default", device=f"vdevice:{max(1, workers)}", split="real59",
+                   tasks=",".join(quick_tasks("real59")) if quick else None, seeds=1, repeats=1,
+                   workers=workers, resume=resume and out.exists())

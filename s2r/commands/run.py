@@ -27,6 +27,12 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(2, help="Episodes in parallel."),
         resume: bool = typer.Option(False, "--resume", help="Continue the run in OUT without duplicates."),
         limit: int = typer.Option(0, help="Only the first N templates (quick runs)."),
+        test_recipient: str = typer.Option(None, "--test-recipient", metavar="NUMBER",
+                                           help="A phone number you own: tasks that send an SMS (or call) contact "
+                                                "only it; on a real phone such tasks are refused without it."),
+        destructive: bool = typer.Option(False, "--destructive",
+                                         help="Allow resets that wipe phone data (pm clear, shared storage). "
+                                              "Dedicated test phones only; off unless given."),
     ) -> None:
         """Run policies on one backend and write episodes.jsonl + traces."""
         from transfer.session import Session
@@ -35,7 +41,7 @@ def register(app: typer.Typer) -> None:
             raise typer.BadParameter("choose a backend: --sim or --device SPEC")
         sess = Session.create(out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats,
                               sim=sim, flavor=flavor, profile=profile, device=device, workers=workers,
-                              resume=resume, limit=limit)
+                              resume=resume, limit=limit, test_recipient=test_recipient, destructive=destructive)
         t0 = time.time()
         try:
             recs = sess.run()
@@ -52,12 +58,14 @@ def _summary(recs: list, elapsed: float, out: Path) -> None:
     for r in recs:
         by.setdefault((r.policy, r.backend, r.target), []).append(r)
     t = Table(title=f"run summary ({elapsed:.0f} s) — {out}")
-    for c in ("policy", "backend", "target", "episodes", "SR", "PR", "infra err", "undetermined", "mean steps"):
+    for c in ("policy", "backend", "target", "episodes", "SR", "PR", "infra err", "undetermined", "unsupported",
+              "mean steps"):
         t.add_column(c)
     for (p, b, tg), rs in sorted(by.items()):
         counted = [r for r in rs if r.counted]
         sr = sum(bool(r.success) for r in counted) / len(counted) if counted else float("nan")
         pr = sum(r.progress for r in counted) / len(counted) if counted else float("nan")
         t.add_row(p, b, tg, str(len(rs)), f"{sr:.1%}", f"{pr:.2f}", str(sum(r.error_kind == 'infra' for r in rs)),
-                  str(sum(r.undetermined for r in rs)), f"{sum(r.steps for r in rs) / max(1, len(rs)):.1f}")
+                  str(sum(r.undetermined for r in rs)), str(sum(r.error_kind == "unsupported" for r in rs)),
+                  f"{sum(r.steps for r in rs) / max(1, len(rs)):.1f}")
     Console().print(t)

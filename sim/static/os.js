@@ -607,19 +607,14 @@ function onTouchStart(e) {
   const pr = phone.getBoundingClientRect();
   const x = tch.clientX - pr.left, y = tch.clientY - pr.top;
   const sc = e.target.closest && e.target.closest('[data-scroll-key], .drawer, .recents');
-  g = { x0: x, y0: y, x, y, lastDy: 0, lastDx: 0, t: e.timeStamp, vy: null, sc, st0: sc ? sc.scrollTop : 0, moved: false, h: pr.height, w: pr.width, target: e.target };
+  g = { x0: x, y0: y, x, y, lastDy: 0, lastDx: 0, sc, st0: sc ? sc.scrollTop : 0, moved: false, h: pr.height, w: pr.width, target: e.target };
 }
 function onTouchMove(e) {
   if (!g || S2R.gestureLock) return;
   const tch = e.touches[0];
   const pr = document.getElementById('phone').getBoundingClientRect();
   const x = tch.clientX - pr.left, y = tch.clientY - pr.top;
-  // velocity between the last two moves *seen*: moves that arrive within one frame are
-  // coalesced into the newest, so a distance per event would depend on frame timing; a
-  // distance per millisecond of the events' own timestamps does not
-  const dt = e.timeStamp - g.t;
-  g.vy = dt > 0 ? (y - g.y) / dt : null;
-  g.lastDx = x - g.x; g.lastDy = y - g.y; g.x = x; g.y = y; g.t = e.timeStamp;
+  g.lastDx = x - g.x; g.lastDy = y - g.y; g.x = x; g.y = y;
   if (Math.abs(x - g.x0) > 8 || Math.abs(y - g.y0) > 8) g.moved = true;
   if (g.sc && g.moved && Math.abs(y - g.y0) >= Math.abs(x - g.x0) && !(g.y0 < 28 || g.y0 > g.h - 24)) {
     g.sc.scrollTop = g.st0 - (y - g.y0);
@@ -645,10 +640,8 @@ function onTouchEnd() {
     if (dy > 0 && u.drawer && (!gg.sc || gg.sc.scrollTop <= 0)) { update(() => { u.drawer = false; }); return; }
   }
   if (gg.sc && Math.abs(dy) >= Math.abs(dx)) {
-    // momentum: deterministic, 150 ms of the finger's last velocity (a 300 ms swipe of
-    // 12 moves flings half its length further)
-    const v = gg.vy !== null ? gg.vy * 25 : gg.lastDy;
-    const fling = Math.max(-1500, Math.min(1500, -v * 6));
+    // momentum: deterministic, from the last move event
+    const fling = Math.max(-1500, Math.min(1500, -gg.lastDy * 6));
     const max = gg.sc.scrollHeight - gg.sc.clientHeight;
     const target = Math.max(0, Math.min(max, gg.sc.scrollTop + fling));
     gg.sc.scrollTop = target;

@@ -14,6 +14,7 @@ use them.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import math
@@ -27,7 +28,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from actionmap.actions import Action, Answer, Complete, Key, OpenApp, Scroll, Tap, TypeText
+from actionmap.actions import Action, Answer, Complete, Key, LongPress, OpenApp, Scroll, Tap, TypeText
 from actionmap.apps import APP_IDS, registry
 from actionmap.observation import Observation, UIElement
 
@@ -37,7 +38,7 @@ BUCKETS = 1 << 15
 DIM = 48
 CLASSES = ["TextView", "Button", "ImageButton", "ImageView", "EditText", "Switch", "CheckBox", "RadioButton",
            "LinearLayout", "FrameLayout", "SeekBar", "RecyclerView", "CompoundButton", "ViewGroup", "other"]
-KINDS = ["tap", "type", "scroll_down", "scroll_up", "back", "open_app", "answer", "complete"]
+KINDS = ["tap", "long_press", "type", "enter", "scroll_down", "scroll_up", "back", "open_app", "answer", "complete"]
 APPS = [a for a in APP_IDS if a != "launcher"]
 MAX_ELEMENTS = 80
 
@@ -54,37 +55,102 @@ def _h(s: str) -> int:
     return zlib.crc32(s.encode("utf-8")) % BUCKETS
 
 
-def text_ids(s: str) -> list[int]:
-    """Hashed word and char-trigram ids of a text (empty text → one 'empty' id)."""
+@functools.lru_cache(maxsize=1 << 16)
+def _text_ids(s: str) -> tuple[int, ...]:
     ids = []
     for w in _words(s)[:40]:
         ids.append(_h("w:" + w))
         p = f"#{w}#"
         ids.extend(_h("c:" + p[i:i + 3]) for i in range(max(1, len(p) - 2)))
-    return ids or [_h("<empty>")]
+    return tuple(ids) or (_h("<empty>"),)
+
+
+def text_ids(s: str) -> list[int]:
+    """Hashed word and char-trigram ids of a text (empty text → one 'empty' id); memoized, as
+    the same labels recur on every step."""
+    return list(_text_ids(s))
 
 
 _SPAN_PATTERNS = [
-    r'"([^"]+)"', r"“([^”]+)”", r"'([^']{2,})'",                     # quoted
-    r"\+?\d[\d\s()-]{5,}\d",                                      # phone numbers
-    r"[\w.+-]+@[\w-]+\.[\w.]+",                                   # emails
-    r"\b\d{1,2}:\d{2}\s?(?:[ap]\.?m\.?)?", r"\b\d{1,2}\s?[ap]\.?m\.?\b",  # times
-    r"\b\d+(?:[.,]\d+)?\b",                                       # numbers
-    r"(?:[A-Z][\w'’-]+)(?:\s+[A-Z][\w'’-]+)*",                    # capitalized names / titles
+    ("quoted", r'"([^"]+)"'), ("quoted", r"“([^”]+)”"), ("quoted", r"'([^']{2,})'"),
+    ("phone", r"\+?\(?\d[\d\s()-]{5,}\d"),
+    ("email", r"[\w.+-]+@[\w-]+\.[\w.]+"),
+    ("time", r"\b\d{1,2}:\d{2}\s?(?:[ap]\.?m\.?)?"), ("time", r"(?<!:)\b\d{1,2}\s?[ap]\.?m\.?\b"),
+    ("file", r"\b[\w-]+\.[a-z0-9]{2,4}\b"),
+    ("number", r"\b\d+(?:[.,]\d+)?\b"),
+    ("name", r"(?:[^\W\d_][\w’-]+)(?:\s+[^\W\d_][\w’-]+)*"),
 ]
+SPAN_KINDS = ["quoted", "phone", "email", "time", "file", "number", "name", "part", "derived"]
+_STOP = {"turn", "set", "open", "what", "the", "please", "add", "create", "delete", "save", "make", "change", "show",
+         "which", "how", "when", "where", "is", "are", "remove", "put", "push", "give", "start", "send", "schedule",
+         "move", "rename", "clear", "count", "list", "check", "switch", "look", "enter", "read", "mark", "i", "my",
+         "update", "lock", "let", "take", "dim", "mute", "find", "copy", "wake", "in", "on", "a", "an"}
+MONTH_NAMES = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december"]
 
 
-def instruction_spans(instruction: str, limit: int = 12) -> list[str]:
-    """Candidate texts to type or answer: quoted strings, numbers, times, names, emails."""
+def _derived(kind: str, s: str) -> list[str]:
+    """Texts a form field wants that the instruction only implies: a time's hour and minutes, a phone's digits."""
+    if kind == "time":
+        m = re.match(r"(\d{1,2})(?::(\d{2}))?\s?([ap])?", s, flags=re.I)
+        if not m:
+            return []
+        h, mins, ap = int(m.group(1)), m.group(2) or "00", (m.group(3) or "").lower()
+        h24 = (h % 12) + (12 if ap == "p" else 0) if ap else h
+        return [str(h), f"{h24:02d}", str(h24), mins]
+    if kind == "phone":
+        digits = re.sub(r"[^\d+]", "", s)
+        return [digits, digits.lstrip("+"), "+1" + digits if not digits.startswith("+") else digits[2:]]
+    return []
+
+
+def typed_spans(instruction: str, limit: int = 24) -> list[tuple[str, str]]:
+    """(text, kind) candidates to type or answer: quoted strings, numbers, times, names, emails, and
+    what they imply (a name's first and last word, a time's hour and minutes, a date's month number,
+    a phone number's bare digits)."""
     text = instruction.split("\nAnswer with fields")[0]
-    out: list[str] = []
-    for pat in _SPAN_PATTERNS:
-        for m in re.finditer(pat, text, flags=re.I if "ap" in pat else 0):
-            s = (m.group(1) if m.groups() else m.group(0)).strip().strip(".,;")
-            if s and s not in out and s.lower() not in ("turn", "set", "open", "what", "the", "please", "add",
-                                                         "create", "delete", "save", "make", "change", "show"):
-                out.append(s)
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(s: str, kind: str) -> None:
+        s = s.strip() if kind == "quoted" else s.strip().strip(".,;:!?")
+        if kind != "derived" and (not s or s.lower() in _STOP):
+            return
+        if s.lower() not in seen:
+            seen.add(s.lower())
+            out.append((s, kind))
+
+    for kind, pat in _SPAN_PATTERNS:
+        for m in re.finditer(pat, text, flags=re.I if kind == "time" else 0):
+            s = (m.group(1) if m.groups() else m.group(0)).strip()
+            words = s.split()
+            if kind == "name":  # each run of capitalized words (any script), minus verbs and a trailing 's
+                runs: list[list[str]] = [[]]
+                for w in words:
+                    if w[0].isupper() and w.lower() not in _STOP:
+                        runs[-1].append(re.sub(r"['’]s$", "", w))
+                    elif runs[-1]:
+                        runs.append([])
+                for run in runs:
+                    if run:
+                        add(" ".join(run), kind)
+                        for w in run if 1 < len(run) <= 3 else []:
+                            add(w, "part")
+                continue
+            add(s, kind)
+            if kind == "quoted" and 1 < len(words) <= 3:
+                for w in words:
+                    add(w, "part")
+            for d in _derived(kind, s):
+                add(d, "derived")
+    for m in re.finditer(r"\b(" + "|".join(MONTH_NAMES) + r")\b", text, flags=re.I):
+        add(str(MONTH_NAMES.index(m.group(1).lower()) + 1), "derived")
     return out[:limit]
+
+
+def instruction_spans(instruction: str, limit: int = 24) -> list[str]:
+    """Candidate texts to type or answer (see :func:`typed_spans`)."""
+    return [s for s, _ in typed_spans(instruction, limit)]
 
 
 def answer_fields(instruction: str) -> list[str]:
@@ -112,36 +178,83 @@ APP_HINTS: dict[str, tuple[str, ...]] = {
     "calculator": ("calculate", "calculator", "times", "divided", "plus", "minus", "multiply"),
 }
 CAND_KEYS = ["overlap", "exact", "clickable", "editable", "checkable", "checked", "focused", "cx", "cy", "tapped",
-             "has_label", "repeat", "same_as_last", "is_foreground_app", "app_hint", "span_len"]
-CTX_KEYS = ["step", "keyboard", "query", "last_type", "launcher", "wants_on", "wants_off", "n_history_same_screen"]
+             "has_label", "repeat", "same_as_last", "is_foreground_app", "app_hint", "span_len",
+             "row_overlap", "rid_overlap", "toggle_wanted", "toggle_unwanted", "long_clickable", "field_overlap",
+             "span_in_field", "n_tapped_row"] + [f"span_{k}" for k in SPAN_KINDS]
+CTX_KEYS = ["step", "keyboard", "query", "last_type", "launcher", "wants_on", "wants_off", "goal_done",
+            "goal_undone", "in_task_app", "last_tap", "last_open", "last_back", "last_scroll", "screen_overlap"]
+
+
+def _overlap(words: set[str], iw: set[str]) -> float:
+    return len(words & iw) / max(1, len(words)) if words else 0.0
+
+
+def _rid_words(rid: str) -> set[str]:
+    tail = rid.rsplit("/", 1)[-1].lower()
+    ws = set(re.split(r"[_\W]+", tail)) - {""}
+    if "wifi" in ws:
+        ws.add("wi-fi")
+    return ws
 
 
 class Featurizer:
-    """Observation + instruction + history → candidates with features."""
+    """Observation + instruction + history → candidates with features.
+
+    An element's own label is often empty or unhelpful (a Switch says "OFF", a row container
+    says nothing), so each element also reads its *row*: the labels of the elements sharing
+    its vertical band, and its resource id's words. A toggle knows whether tapping it moves
+    it toward the state the instruction wants.
+    """
 
     N_FEATS = len(CAND_KEYS) + len(CLASSES)
     N_CTX = len(CTX_KEYS)
 
     def candidates(self, obs: Observation, instruction: str, history: list[StepRecord]) -> list[Candidate]:
         instr = _norm(instruction.split("\nAnswer with fields")[0])
-        iw = set(_words(instr))
+        iw = set(_words(instr)) - _STOP
         is_query = "Answer with fields" in instruction
         counts: dict[str, int] = {}
         tapped: dict[int, int] = {}
-        last = ""
+        last, last_a = "", {}
         for h in history:
             a = h.action or {}
             key = json.dumps({k: v for k, v in a.items() if k != "clamped"}, sort_keys=True) if a else "invalid"
             counts[key] = counts.get(key, 0) + 1
             if a.get("type") == "tap" and a.get("target") is not None:
                 tapped[a["target"]] = tapped.get(a["target"], 0) + 1
-            last = key
-        wants_on = float(bool(re.search(r"\b(on|enable|activate|switch on|turn on)\b", instr)))
-        wants_off = float(bool(re.search(r"\b(off|disable|deactivate|switch off|turn off)\b", instr)))
-        ctx = [min(1.0, len(history) / 20), float(obs.keyboard_visible), float(is_query),
-               float(last.startswith('{"clear"') or '"type": "type"' in last),
-               float(obs.foreground.app in (None, "launcher")), wants_on, wants_off, 0.0]
+            last, last_a = key, a
+        wants_on = bool(re.search(r"\b(on|enable|activate|switch on|turn on)\b", instr))
+        wants_off = bool(re.search(r"\b(off|disable|deactivate|switch off|turn off|lock)\b", instr))
         fg = obs.foreground.app
+        els = [e for e in obs.elements if e.visible]
+
+        rows: dict[int, str] = {}
+        for e in els:
+            top, bot = e.grid_bounds.top, e.grid_bounds.bottom
+            if bot - top > 150:  # a container spanning many rows has no single row label
+                rows[e.index] = ""
+                continue
+            mid = (top + bot) / 2
+            rows[e.index] = " ".join(o.text or o.content_desc for o in els if (o.text or o.content_desc)
+                                     and o.grid_bounds.top <= mid <= o.grid_bounds.bottom
+                                     and o.grid_bounds.bottom - o.grid_bounds.top <= 150)
+        row_ov = {i: _overlap(set(_words(r)), iw) for i, r in rows.items()}
+        goal_done = goal_undone = 0.0
+        for e in els:
+            if e.checkable and row_ov.get(e.index, 0) > 0.3 and (wants_on != wants_off):
+                if e.checked == wants_on:
+                    goal_done = 1.0
+                else:
+                    goal_undone = 1.0
+        screen_words = set()
+        for e in els:
+            screen_words |= set(_words(e.text or e.content_desc))
+        lt = last_a.get("type")
+        ctx = [min(1.0, len(history) / 20), float(obs.keyboard_visible), float(is_query), float(lt == "type"),
+               float(fg in (None, "launcher")), float(wants_on), float(wants_off), goal_done, goal_undone,
+               float(fg is not None and fg != "launcher" and any(h in instr for h in APP_HINTS.get(fg, ()))),
+               float(lt == "tap"), float(lt == "open_app"), float(lt == "key"), float(lt == "scroll"),
+               _overlap(iw, screen_words)]
 
         def vec(cls_name: str | None = None, **f: float) -> list[float]:
             cls_vec = [0.0] * len(CLASSES)
@@ -154,34 +267,69 @@ class Featurizer:
             return {"repeat": min(1.0, counts.get(key, 0) / 3), "same_as_last": float(key == last)}
 
         out: list[Candidate] = []
-        focused = any(e.focused and e.editable for e in obs.elements)
         seen_labels: set[str] = set()
-        for e in obs.elements[:MAX_ELEMENTS * 2]:
+        editables: list[tuple[UIElement, str]] = []
+        n_el = 0
+        for e in els:
             label = e.text or e.content_desc or e.hint
-            if not (e.clickable or e.checkable or e.editable or label):
+            if not (e.clickable or e.checkable or e.editable or e.long_clickable or label):
                 continue
-            if len(out) >= MAX_ELEMENTS:
+            if n_el >= MAX_ELEMENTS:
                 break
+            n_el += 1
             lw = set(_words(label))
-            overlap = len(lw & iw) / max(1, len(lw)) if lw else 0.0
-            exact = float(bool(label) and _norm(label) in instr)
+            rw = _rid_words(e.resource_id)
+            row = rows.get(e.index, "")
+            overlap = _overlap(lw, iw)
+            exact = float(bool(label) and len(_norm(label)) > 1 and _norm(label) in instr)
             cls = e.class_name.rsplit(".", 1)[-1]
-            cx, cy = (e.grid_bounds.left + e.grid_bounds.right) / 2000, (e.grid_bounds.top + e.grid_bounds.bottom) / 2000
+            g = e.grid_bounds
+            cx, cy = (g.left + g.right) / 2000, (g.top + g.bottom) / 2000
+            toggle = e.checkable and (wants_on != wants_off) and row_ov.get(e.index, 0) > 0
+            common = dict(overlap=overlap, exact=exact, clickable=e.clickable, editable=e.editable,
+                          checkable=e.checkable, checked=e.checked, focused=e.focused, cx=cx, cy=cy,
+                          has_label=bool(label), row_overlap=row_ov.get(e.index, 0.0), rid_overlap=_overlap(rw, iw),
+                          toggle_wanted=float(toggle and e.checked != wants_on),
+                          toggle_unwanted=float(toggle and e.checked == wants_on), long_clickable=e.long_clickable,
+                          n_tapped_row=min(1.0, sum(tapped.get(o.index, 0) for o in els if rows.get(o.index) == row
+                                                    and row) / 2))
+            desc = f"{cls} {label} | {row} | {' '.join(sorted(rw))}"
             a = Tap(target=e.index)
-            out.append(Candidate("tap", a, f"{cls} {label}", vec(
-                cls, overlap=overlap, exact=exact, clickable=e.clickable, editable=e.editable, checkable=e.checkable,
-                checked=e.checked, focused=e.focused, cx=cx, cy=cy, tapped=min(1.0, tapped.get(e.index, 0) / 2),
-                has_label=bool(label), **rep(a))))
+            out.append(Candidate("tap", a, desc, vec(cls, tapped=min(1.0, tapped.get(e.index, 0) / 2), **common,
+                                                   **rep(a))))
+            if e.long_clickable or (e.clickable and (overlap > 0 or row_ov.get(e.index, 0) > 0)):
+                a = LongPress(target=e.index)
+                out.append(Candidate("long_press", a, f"long press {desc}", vec(cls, **common, **rep(a))))
+            if e.editable:
+                editables.append((e, f"{label} {e.hint} {' '.join(sorted(rw))}"))
             if is_query and e.text and _norm(e.text) not in seen_labels and len(e.text) < 80:
                 seen_labels.add(_norm(e.text))
                 for field in answer_fields(instruction)[:1]:
                     a = Answer(fields={field: e.text})
-                    out.append(Candidate("answer", a, f"answer {e.text}", vec(
-                        cls, overlap=overlap, exact=exact, cx=cx, cy=cy, has_label=True, **rep(a))))
-        if focused or obs.keyboard_visible:
-            for span in instruction_spans(instruction):
-                a = TypeText(text=span, clear=True)
-                out.append(Candidate("type", a, f"type {span}", vec(span_len=min(1.0, len(span) / 30), **rep(a))))
+                    out.append(Candidate("answer", a, f"answer {e.text} | {row}", vec(cls, **common, **rep(a))))
+        if is_query and re.search(r"\byes\b.*\bno\b", instruction, flags=re.I):
+            for field in answer_fields(instruction)[:1]:
+                for yn in ("yes", "no"):
+                    a = Answer(fields={field: yn})
+                    out.append(Candidate("answer", a, f"answer {yn}", vec(**rep(a))))
+        spans = typed_spans(instruction)
+        targets: list[tuple[int | None, str, bool]] = []
+        if obs.keyboard_visible or any(e.focused for e, _ in editables):
+            fe = next(((e, t) for e, t in editables if e.focused), None)
+            targets.append((None, fe[1] if fe else "", True))
+        targets += [(e.index, t, False) for e, t in editables if not e.focused][:6]
+        for target, field, focused in targets:
+            fw = set(_words(field))
+            for span, kind in spans:
+                a = TypeText(text=span, clear=True, target=target)
+                sw = set(_words(span))
+                out.append(Candidate("type", a, f"type {span} into {field}", vec(
+                    "EditText", span_len=min(1.0, len(span) / 30), focused=float(focused),
+                    field_overlap=_overlap(fw, iw), span_in_field=float(bool(sw) and sw <= fw),
+                    **{f"span_{kind}": 1.0}, **rep(a))))
+        if obs.keyboard_visible:
+            a = Key(key="enter")
+            out.append(Candidate("enter", a, "enter", vec(**rep(a))))
         for direction in ("down", "up"):
             a = Scroll(direction=direction)  # type: ignore[arg-type]
             out.append(Candidate(f"scroll_{direction}", a, f"scroll {direction}", vec(**rep(a))))
@@ -200,32 +348,61 @@ class Featurizer:
         return out
 
 
+@dataclass
+class Packed:
+    """One decision's inputs as tensors, built once so that training epochs only run the network."""
+
+    ids: torch.Tensor      # hashed text ids: the instruction's, then each candidate's
+    offsets: torch.Tensor  # start of each bag in ``ids`` (instruction first)
+    kinds: torch.Tensor    # (n,) candidate kind indices
+    feats: torch.Tensor    # (n, N_FEATS + N_CTX)
+
+
+def pack(instruction: str, cands: list[Candidate]) -> Packed:
+    ids: list[int] = []
+    offs: list[int] = []
+    for t in [instruction.split("\nAnswer with fields")[0]] + [c.text for c in cands]:
+        offs.append(len(ids))
+        ids.extend(_text_ids(t))
+    return Packed(torch.tensor(ids, dtype=torch.long), torch.tensor(offs, dtype=torch.long),
+                  torch.tensor([KINDS.index(c.kind) for c in cands], dtype=torch.long),
+                  torch.tensor([c.feats for c in cands], dtype=torch.float32))
+
+
 class MicroNet(nn.Module):
     """Scores each candidate against the instruction."""
 
-    def __init__(self, dim: int = DIM, hidden: int = 96):
+    def __init__(self, dim: int = DIM, hidden: int = 128):
         super().__init__()
         self.emb = nn.EmbeddingBag(BUCKETS, dim, mode="mean")
         self.kind = nn.Embedding(len(KINDS), dim)
         nf = Featurizer.N_FEATS + Featurizer.N_CTX
-        self.mlp = nn.Sequential(nn.Linear(dim * 4 + nf, hidden), nn.Tanh(), nn.Linear(hidden, hidden), nn.Tanh(),
+        self.mlp = nn.Sequential(nn.Linear(dim * 4 + nf, hidden), nn.ReLU(), nn.Linear(hidden, hidden), nn.ReLU(),
                                  nn.Linear(hidden, 1))
-        nn.init.normal_(self.emb.weight, std=0.1)
+        nn.init.normal_(self.emb.weight, std=1.0)
 
-    def embed(self, texts: list[str]) -> torch.Tensor:
-        ids, offs = [], []
-        for t in texts:
-            offs.append(len(ids))
-            ids.extend(text_ids(t))
-        return self.emb(torch.tensor(ids, dtype=torch.long), torch.tensor(offs, dtype=torch.long))
+    def score(self, packs: list[Packed]) -> list[torch.Tensor]:
+        """Logits for several decisions in one pass (one tensor of candidate scores per decision)."""
+        ids = torch.cat([p.ids for p in packs])
+        offs, base, owner, first, nbags = [], 0, [], [], 0
+        for k, p in enumerate(packs):
+            first.append(nbags)            # the instruction's bag opens each decision's run of bags
+            offs.append(p.offsets + base)
+            owner += [k] * len(p.kinds)
+            base += len(p.ids)
+            nbags += len(p.offsets)
+        bags = self.emb(ids, torch.cat(offs))
+        starts = torch.tensor(first)
+        ie = bags[starts][torch.tensor(owner)]                       # each candidate's instruction
+        keep = torch.ones(len(bags), dtype=torch.bool)
+        keep[starts] = False
+        ce = bags[keep]
+        ke = self.kind(torch.cat([p.kinds for p in packs]))
+        x = torch.cat([ie, ce, ie * ce, ke, torch.cat([p.feats for p in packs])], dim=1)
+        return list(self.mlp(x).squeeze(1).split([len(p.kinds) for p in packs]))
 
     def forward(self, instruction: str, cands: list[Candidate]) -> torch.Tensor:
-        ie = self.embed([instruction.split("\nAnswer with fields")[0]])  # (1, d)
-        ce = self.embed([c.text for c in cands])  # (n, d)
-        ke = self.kind(torch.tensor([KINDS.index(c.kind) for c in cands]))
-        feats = torch.tensor([c.feats for c in cands], dtype=torch.float32)
-        x = torch.cat([ie.expand_as(ce), ce, ie * ce, ke, feats], dim=1)
-        return self.mlp(x).squeeze(1)
+        return self.score([pack(instruction, cands)])[0]
 
 
 class MicroPolicy(BasePolicy):
@@ -293,13 +470,20 @@ def load_micro_policy(path: str | Path, **kw: Any) -> MicroPolicy:
     return pol
 
 
+def packed(step: dict[str, Any]) -> Packed:
+    """A recorded decision's packed inputs (memoized on the step)."""
+    if "packed" not in step:
+        step["packed"] = pack(step["instruction"], step["cands"])
+    return step["packed"]
+
+
 def logprob_of(net: MicroNet, step: dict[str, Any], temperature: float = 1.0) -> torch.Tensor:
-    logits = net(step["instruction"], step["cands"])
+    logits = net.score([packed(step)])[0]
     return torch.log_softmax(logits / temperature, dim=0)[step["choice"]]
 
 
 def entropy_of(net: MicroNet, step: dict[str, Any]) -> torch.Tensor:
-    logp = torch.log_softmax(net(step["instruction"], step["cands"]), dim=0)
+    logp = torch.log_softmax(net.score([packed(step)])[0], dim=0)
     return -(logp.exp() * logp).sum()
 
 

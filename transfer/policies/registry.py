@@ -1,4 +1,4 @@
-"""Policy specs → policy objects (``oracle``, ``random[:SEED]``, and model adapters)."""
+"""Policy specs → policy objects: ``oracle``, ``random[:SEED]``, and the ``micro:``, ``openai:``, ``hf:`` adapters."""
 
 from __future__ import annotations
 
@@ -23,4 +23,9 @@ def make_policy(spec: str) -> BasePolicy:
         from .openai_policy import OpenAIPolicy  # type: ignore[import-not-found]
 
         return OpenAIPolicy.from_spec(arg)
-    raise ValueError(f"unknown policy spec {spec!r}: use oracle, random[:SEED], micro:PATH or openai:URL#MODEL")
+    if kind == "hf":
+        from .hf_policy import HFPolicy
+
+        return HFPolicy.from_spec(arg)
+    raise ValueError(f"unknown policy spec {spec!r}: use oracle, random[:SEED], micro:PATH, openai:URL#MODEL "
+                     "or hf:PATH")

@@ -325,6 +325,24 @@ def last_message(args: dict[str, Any], before: WorldState) -> Any:
     return rec.body if rec else None
 
 
+@answer_hook("unread_senders", needs=("messages", "contacts"))
+def unread_senders(args: dict[str, Any], before: WorldState) -> Any:
+    """Who sent the unread inbox messages, each once: the contact's name for a saved number,
+    else the number itself (what the Messages list shows). Read from the phone, so senders the
+    phone already had unread count too."""
+    if before.messages is None or before.contacts is None:
+        return None
+    out: list[str] = []
+    for m in before.messages:
+        if m.box != "inbox" or m.read:
+            continue
+        c = next((c for c in before.contacts if any(phone_eq(p.number, m.address) for p in c.phones)), None)
+        who = c.name if c else m.address
+        if who not in out:
+            out.append(who)
+    return out
+
+
 @answer_hook("count_records", needs=())
 def count_records(args: dict[str, Any], before: WorldState) -> Any:
     """How many ``kind`` records match ``match`` (same matching as record goals)."""

@@ -91,7 +91,8 @@ def rollout(env: Any, net: MicroNet, instance: Any, seed: int, cfg: GRPOConfig) 
 
 
 class GRPOTrainer:
-    def __init__(self, cfg: GRPOConfig, init: MicroPolicy, out: Path):
+    def __init__(self, cfg: GRPOConfig, init: MicroPolicy, out: Path, prior_log: list[dict[str, Any]] | None = None,
+                 command: str | None = None):
         from sim.pool import SimPool
         from sim.runtime import Runtime
 
@@ -106,6 +107,8 @@ class GRPOTrainer:
         self.rng = random.Random(cfg.seed)
         torch.manual_seed(cfg.seed)
         self.history: list[dict[str, Any]] = []
+        self.prior_log = list(prior_log or [])  # e.g. the behaviour-cloning epochs that made ``init``
+        self.command = command
 
     def _instances(self) -> list[Any]:
         from ..tasks.loader import get_template, load_templates
@@ -157,7 +160,7 @@ class GRPOTrainer:
                     batch.append((s, a))
         losses = self.update(batch)
         all_r = [r for _, g in groups for r in g]
-        rec = {"iter": it, "mean_reward": sum(r["reward"] for r in all_r) / len(all_r),
+        rec = {"phase": "grpo", "iter": it, "mean_reward": sum(r["reward"] for r in all_r) / len(all_r),
                "success_rate": sum(bool(r["verdict"].success) for r in all_r) / len(all_r),
                "mean_progress": sum(r["verdict"].progress for r in all_r) / len(all_r),
                "mean_len": sum(r["len"] for r in all_r) / len(all_r),
@@ -205,31 +208,53 @@ class GRPOTrainer:
                     f.write(json.dumps(rec) + "\n")
                 if (it + 1) % self.cfg.checkpoint_every == 0 or it + 1 == self.cfg.iters:
                     self.policy.save(self.out / f"iter{it + 1:04d}", meta={"iter": it + 1, "config": asdict(self.cfg)})
-        self.policy.save(self.out / "final", meta={"iters": self.cfg.iters, "config": asdict(self.cfg)})
+        final = self.out / "final"
+        self.policy.save(final, meta={"iters": self.cfg.iters, "config": asdict(self.cfg), "command": self.command})
+        # the final checkpoint is self-contained: its whole training log (prior phases first) and curve
+        full = self.prior_log + self.history
+        with (final / "train_log.jsonl").open("w") as f:
+            f.writelines(json.dumps(r) + "\n" for r in full)
+        plot_curve(full, final / "curve.png")
         plot_curve(self.history, self.out / "curve.png")
         self.pool.rt.run(self.pool.close())
         return self.history
 
 
 def plot_curve(history: list[dict[str, Any]], path: Path) -> None:
+    """Training curves: behaviour-cloning epochs (loss, demo accuracy) and/or GRPO iterations (reward, SR)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    it = [h["iter"] + 1 for h in history]
-    fig, ax = plt.subplots(figsize=(6, 3.2), dpi=120)
-    ax.plot(it, [h["mean_reward"] for h in history], label="mean reward", color="#6750a4")
-    ax.plot(it, [h["success_rate"] for h in history], label="success rate", color="#1e8e3e")
-    if len(it) >= 5:
-        import numpy as np
+    bc = [h for h in history if h.get("phase") == "bc"]
+    rl = [h for h in history if h.get("phase", "grpo") == "grpo"]
+    panels = [p for p in (bc, rl) if p]
+    fig, axes = plt.subplots(1, max(1, len(panels)), figsize=(6 * max(1, len(panels)), 3.2), dpi=120, squeeze=False)
+    ax_iter = iter(axes[0])
+    if bc:
+        ax = next(ax_iter)
+        ep = [h["epoch"] for h in bc]
+        ax.plot(ep, [h["bc_loss"] for h in bc], label="BC loss", color="#b3261e")
+        ax.plot(ep, [h["bc_accuracy"] for h in bc], label="oracle-action accuracy", color="#1e8e3e")
+        ax.set_xlabel("behaviour-cloning epoch")
+        ax.set_title("micro policy: cloning oracle demos (sim, train split)")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    if rl:
+        ax = next(ax_iter)
+        it = [h["iter"] + 1 for h in rl]
+        ax.plot(it, [h["mean_reward"] for h in rl], label="mean reward", color="#6750a4")
+        ax.plot(it, [h["success_rate"] for h in rl], label="success rate", color="#1e8e3e")
+        if len(it) >= 5:
+            import numpy as np
 
-        r = np.convolve([h["mean_reward"] for h in history], np.ones(5) / 5, mode="valid")
-        ax.plot(it[4:], r, label="reward (5-iter mean)", color="#6750a4", alpha=0.4, linewidth=3)
-    ax.set_xlabel("GRPO iteration")
-    ax.set_title("micro policy: GRPO in the simulator")
-    ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
+            r = np.convolve([h["mean_reward"] for h in rl], np.ones(5) / 5, mode="valid")
+            ax.plot(it[4:], r, label="reward (5-iter mean)", color="#6750a4", alpha=0.4, linewidth=3)
+        ax.set_xlabel("GRPO iteration")
+        ax.set_title("micro policy: GRPO in the simulator")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)

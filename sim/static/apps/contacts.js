@@ -42,14 +42,21 @@ export function sortedContacts() {
     return 0;
   });
 }
+/** True when ``fq`` (already folded) is a prefix of ``text`` or of any of its words. */
+function prefixOfWords(text, fq) {
+  const s = fold(text).trim();
+  const words = [...s.split(/\s+/), ...s.split(/[\s\-'’.&]+/)];
+  return s.startsWith(fq) || words.some((w) => w.startsWith(fq));
+}
 /** Search as the Contacts app does: a prefix of the name or of any of its words (accent- and
- * case-insensitive, so "li" finds "Liam" but not "Oliver"), of an email, or digits of a number. */
-export function matchContact(c, q) {
+ * case-insensitive, so "li" finds "Liam" but not "Oliver"), of an email, or digits of a number.
+ * With ``company``, also a prefix of the company or of its words: Contacts' own search indexes
+ * the organization, the dialer's contact search does not. */
+export function matchContact(c, q, { company = false } = {}) {
   const fq = fold(q).trim().replace(/\s+/g, ' ');
   if (!fq) return false;
-  const name = fold(c.name).trim();
-  const words = [...name.split(/\s+/), ...name.split(/[\s\-'’.]+/)];
-  if (name.startsWith(fq) || words.some((w) => w.startsWith(fq))) return true;
+  if (prefixOfWords(c.name, fq)) return true;
+  if (company && c.company && prefixOfWords(c.company, fq)) return true;
   if ((c.emails || []).some((e) => fold(e).startsWith(fq))) return true;
   const dq = digitsOf(q);
   if (dq && /^[\d\s()+\-.*#]+$/.test(q.trim())) return (c.phones || []).some((p) => digitsOf(p.number).includes(dq));
@@ -202,15 +209,23 @@ function main() {
   });
 }
 
+/** The line under a search result: like Android's search snippet, the company when that is
+ * what matched (not the name), else the first number or e-mail. */
+export function searchSnippet(c, q) {
+  const fq = fold(q).trim().replace(/\s+/g, ' ');
+  if (fq && c.company && !prefixOfWords(c.name, fq) && prefixOfWords(c.company, fq)) return c.company;
+  return (c.phones[0] || {}).number || (c.emails || [])[0] || '';
+}
+
 function search() {
   const q = ui().fields.ct_query || '';
-  const hits = sortedContacts().filter((c) => matchContact(c, q));
+  const hits = sortedContacts().filter((c) => matchContact(c, q, { company: true }));
   return Screen({
     search: html`<div style="flex:1">${Field({ field: 'ct_query', hint: 'Search contacts', id: 'search_view' })}</div>`,
     actions: q ? [{ icon: '✕', desc: 'Clear query', id: 'search_close_btn', onClick: () => { ui().fields.ct_query = ''; ui().focus = 'ct_query'; ui().keyboard = true; } }] : [],
     body: html`
       ${q.trim() && !hits.length ? Empty(t('No contacts found', 'No results')) : null}
-      ${hits.map((c) => Row({ icon: Avatar(c.name), title: c.name, subtitle: (c.phones[0] || {}).number || (c.emails || [])[0] || '',
+      ${hits.map((c) => Row({ icon: Avatar(c.name), title: c.name, subtitle: searchSnippet(c, q),
         id: 'contact_row', onClick: () => openDetails(c.id) }))}`,
   });
 }

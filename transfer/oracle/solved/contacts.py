@@ -6,14 +6,15 @@ attempt could add a duplicate).
 
 Contacts are created, edited, starred and deleted with ``skills.contacts``; numbers are typed
 the way the instruction writes them. Query answers are read from the contact card (or, for
-favorites, from the people list's Favorites section).
+favorites, from the people list's Favorites section; for "who works at X", from the search
+results, whose line shows the company a result matched on).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from actionmap.actions import Scroll
+from actionmap.actions import Scroll, TypeText
 from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
@@ -83,20 +84,56 @@ def list_favorites(ctx: Ctx) -> Skill:
     return names
 
 
-def contacts_with_company(ctx: Ctx, company: str) -> Skill:
-    """Names of contacts whose card shows ``company``.
+def search_rows(ctx: Ctx, query: str) -> Skill:
+    """Search Contacts for ``query``; every result as ``(name, line under it)``, in list order.
 
-    Google Contacts finds contacts by company through search, so search first and confirm
-    each hit on its card; if search finds none (an app whose search ignores companies), open
-    every contact of the list in turn — slow, but the only way left on screen.
+    The line under a result is Android's search snippet: the company when that is what
+    matched, else the first number or e-mail.
     """
-    hits = yield from K.search_contact(ctx, company)
-    candidates = hits
-    if not hits:
+    yield from K.open_contacts(ctx)
+    yield from K._start_search(ctx)
+    yield from act(ctx, TypeText(text=query, clear=True))
+    yield from K._hide_keyboard(ctx)
+    rows: dict[str, str] = {}
+
+    def collect() -> None:
+        found = sorted(ctx.find_all(rid="contact_row"), key=lambda e: e.bounds.top)
+        if not found:  # results without row containers: names only, each confirmed on its card
+            for e in sorted(K._result_names(ctx), key=lambda e: e.bounds.top):
+                rows.setdefault(e.text, "")
+        for row in found:
+            inside = [e for e in ctx.obs.elements if row.bounds.contains(*e.bounds.center)]
+            title = next((e.text for e in inside if K._rid(e, "title") and e.text), None)
+            if title and title not in rows:
+                rows[title] = next((e.text for e in inside if K._rid(e, "summary") and e.text), "")
+
+    collect()
+    for _ in range(ctx.max_scrolls):
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        yield from act(ctx, Scroll(direction="down", target=lst.index if lst else None))
+        collect()
+        if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            break
+    return list(rows.items())
+
+
+def contacts_with_company(ctx: Ctx, company: str) -> Skill:
+    """Names of contacts whose company is ``company``.
+
+    Contacts finds contacts by company through search and shows the company under a result
+    that matched on it; a result whose line does not show it (it matched on its name, or an
+    app without snippets) is confirmed on its card. If search finds none (an app whose search
+    ignores companies), every contact of the list is opened in turn — slow, but the only way
+    left on screen.
+    """
+    rows = yield from search_rows(ctx, company)
+    out = [name for name, line in rows if norm(line) == norm(company)]
+    candidates = [name for name, line in rows if norm(line) != norm(company)]
+    if not rows:
         candidates = yield from all_contact_names(ctx)
-    out = []
     for name in candidates:
-        shown = yield from retrying(ctx, lambda: K.read_contact_field(ctx, name, "company"), tries=3)
+        shown = yield from retrying(ctx, lambda name=name: K.read_contact_field(ctx, name, "company"), tries=3)
         if norm(shown) == norm(company):
             out.append(name)
     return out
@@ -276,4 +313,4 @@ def solve_query_count_company(ctx: Ctx, inst: Any) -> Skill:
     yield from answer(ctx, count=len(names))
 
 
-__all__ = ["all_contact_names", "contacts_with_company", "create_contact_phones", "list_favorites"]
+__all__ = ["all_contact_names", "contacts_with_company", "create_contact_phones", "list_favorites", "search_rows"]

@@ -1,0 +1,120 @@
+"""real59 oracle episodes through the device path: a virtual phone behind a private real adb
+server, driven by ``DeviceEnv`` (adbutils + uiautomator2), judged from what the phone reports.
+
+One phone serves every episode in turn, as a farm phone does, so these tests also check that
+an episode leaves nothing behind that changes the next one's answer.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from actionmap.actions import OpenApp, Tap, TypeText
+
+pytestmark = pytest.mark.timeout(900)
+
+
+@pytest.fixture(scope="module")
+def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    from _device_fixtures import start_adb_server, stop_adb_server
+
+    from device.env import DeviceOptions
+    from transfer.device_backends import DeviceBackends
+
+    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    b = None
+    try:
+        b = DeviceBackends.from_spec("vdevice:1", client=host.client(),
+                                     options=DeviceOptions(journal_dir=str(tmp_path_factory.mktemp("journal"))))
+        yield b
+    finally:
+        if b is not None:
+            b.close()
+        stop_adb_server(host)
+
+
+def _spec(task_id: str, seed: int = 0) -> Any:
+    from transfer.runner import EpisodeSpec
+
+    return EpisodeSpec(policy="oracle", policy_spec="oracle", task_id=task_id, seed=seed, backend="device",
+                       target="farm", split="real59")
+
+
+def _run(backends: Any, task_id: str, seed: int = 0) -> Any:
+    """One oracle episode on the farm's phone, as ``s2r run --device`` runs it."""
+    from transfer.policies.registry import make_policy
+    from transfer.runner import run_episode
+    from transfer.tasks.loader import get_template
+
+    inst = get_template(task_id).instantiate(seed)
+    lease = backends.lease(_spec(task_id, seed))
+    try:
+        pol = make_policy("oracle")
+        return run_episode(lease.env, pol, inst, _spec(task_id, seed), backend_info=lease.info), lease.env
+    finally:
+        lease.release(False)
+
+
+def test_a_sent_text_does_not_become_the_next_episodes_latest_message(backends: Any) -> None:
+    """messages.send_test sends a text; messages.query_latest_sender then asks whose text came in
+    last. The sent text must be undone with the episode, and the sender shown by contact name."""
+    sent, env = _run(backends, "messages.send_test")
+    assert sent.success is True, sent.checks
+    rec, env = _run(backends, "messages.query_latest_sender")
+    assert env.last_teardown is not None and env.last_teardown.removed.get("episode messages", 0) >= 1, \
+        env.last_teardown
+    assert rec.success is True and rec.terminated_by == "answer", rec.checks
+
+
+def test_editing_a_prefilled_field_on_the_device(backends: Any) -> None:
+    """contacts.edit_number clears a field that holds a number and types a new one."""
+    rec, _env = _run(backends, "contacts.edit_number")
+    assert rec.success is True, rec.checks
+    assert rec.steps <= 12, rec.steps  # one pass of the skill, no retries
+
+
+def test_typing_falls_back_when_the_ime_broadcast_is_ignored(backends: Any) -> None:
+    """If the ADB keyboard stops being the current IME behind s2r's back, its broadcasts do
+    nothing; clearing and typing must then go through the next method, not report success."""
+    from transfer.tasks.loader import get_template
+
+    inst = get_template("contacts.edit_number").instantiate(1)
+    lease = backends.lease(_spec("contacts.edit_number", 1))
+    env = lease.env
+    try:
+        env.reset(inst)
+        assert env.input.text_methods()[0] == "ime_broadcast"
+        env.shell.run(["ime", "set", "com.android.inputmethod.latin/.LatinIME"])
+        obs, info = env.step(OpenApp(app="contacts"))
+        obs, info = env.step(Tap(target=next(e.index for e in obs.elements if e.content_desc == "Create contact")))
+        field = next(e for e in obs.elements if e.resource_id.endswith("/first_name"))
+        obs, info = env.step(TypeText(text="Zoë", clear=True, target=field.index))
+        assert info.error is None and info.extra["text_method"] != "ime_broadcast", info.extra
+        assert info.extra["text_attempts"][0]["method"] == "ime_broadcast"
+        obs, info = env.step(TypeText(text="Ann", clear=True, target=field.index))  # now prefilled
+        assert info.extra["text_verified"] is True, info.extra
+        assert next(e for e in obs.elements if e.resource_id.endswith("/first_name")).text == "Ann"
+    finally:
+        env.shell.run(["ime", "set", env.input.ime_current or ""])
+        lease.release(False)
+
+
+def test_a_setup_the_phone_cannot_reproduce_is_reported_apart(backends: Any, tmp_path: Path) -> None:
+    """clock.world_clock_add needs a world clock at setup, which no adb API writes: one attempt,
+    error_kind 'unsupported', no verdict, and the phone stays in rotation."""
+    from transfer.policies.registry import make_policy
+    from transfer.rundir import RunDir
+    from transfer.runner import LocalExecutor
+    from transfer.tasks.loader import get_template
+
+    inst = get_template("clock.world_clock_add").instantiate(0)
+    ex = LocalExecutor(backends.lease, lambda s: inst, lambda s: make_policy("oracle"), workers=1, progress=False)
+    rd = RunDir(tmp_path / "run")
+    rd.init({}, False)
+    (rec,) = ex.run([_spec("clock.world_clock_add")], rd)
+    assert rec.error_kind == "unsupported" and rec.attempts == 1 and rec.success is None and not rec.counted
+    assert "setup unsupported on this backend" in (rec.error or "") and "world_clocks" in (rec.error or "")
+    assert [d.status for d in backends.farm.devices()] == ["idle"]
