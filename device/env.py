@@ -134,6 +134,7 @@ class DeviceEnv:
         self._state_cache: WorldState | None = None
         self._text_ctx: tuple[UIElement | None, str, str] = (None, "", "")
         self._dirty_apps: set[str] = set()
+        self._probe_xml: str | None = None  # a UI probe's last settled dump (see _probe_settle)
         self.session = SessionJournal()
         self.closed = False
 
@@ -361,6 +362,7 @@ class DeviceEnv:
     def step(self, action: Action) -> tuple[Observation, StepInfo]:
         """Execute one action as real input and observe. Never raises."""
         self._step += 1
+        self._probe_xml = None
         info = StepInfo(clamped=bool(getattr(action, "clamped", False)))
         t0 = time.perf_counter()
         try:
@@ -632,15 +634,26 @@ class DeviceEnv:
             info.extra["text_mismatch"] = {"expected": expected, "actual": actual}
 
     # ------------------------------------------------------------------ UIProbe (alarm reading)
+    def _probe_settle(self) -> None:
+        """Wait for the screen to settle and keep the settled dump: the probe's next
+        ``probe_elements`` reads it instead of dumping the same screen again."""
+        assert self.observer is not None
+        xml, meta = self.observer.settle(self.options.settle, self.options.settle_cap_s,
+                                         self.options.settle_interval_s)
+        self._probe_xml = xml if meta.settled else None
+
     def probe_open(self, app: str) -> None:
-        inp, observer, _r, _w = self._ready()
+        inp, _observer, _r, _w = self._ready()
+        self._probe_xml = None
         inp.open_app(app)
         self._dirty_apps.add(app)
-        observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+        self._probe_settle()
 
     def probe_elements(self) -> list[UIElement]:
         assert self.observer is not None and self.pf is not None
-        xml, _ = self.observer.hierarchy_xml()
+        xml, self._probe_xml = self._probe_xml, None
+        if xml is None:
+            xml, _ = self.observer.hierarchy_xml()
         try:
             return parse_hierarchy(xml, screen=self.pf.display_size).elements
         except ParseError:
@@ -648,8 +661,9 @@ class DeviceEnv:
 
     def probe_tap(self, e: UIElement) -> None:
         assert self.input is not None and self.observer is not None
+        self._probe_xml = None
         self.input.tap(*e.bounds.center)
-        self.observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+        self._probe_settle()
 
     def probe_scroll(self, down: bool) -> None:
         geo = self._geometry()
@@ -657,9 +671,11 @@ class DeviceEnv:
         x = (l + r) // 2
         y0, y1 = (b - (b - t) // 5, t + (b - t) // 5) if down else (t + (b - t) // 5, b - (b - t) // 5)
         assert self.input is not None and self.observer is not None
+        self._probe_xml = None
         self.input.swipe(x, y0, x, y1, 400)
-        self.observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+        self._probe_settle()
 
     def probe_home(self) -> None:
         assert self.input is not None
+        self._probe_xml = None
         self.input.key("home")

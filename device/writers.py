@@ -812,11 +812,13 @@ class DeviceWriter:
                 else:
                     rep.left.append(f"dir {d} is not empty; left in place")
         if j.alarm_labels:
-            n = self._delete_tagged_alarms(j.tag)
-            if n is not None and self._find_tagged_alarm(j.tag) is not None:  # a busy phone missed a tap: again
-                n += self._delete_tagged_alarms(j.tag) or 0
-            # the policy may have deleted some itself: what counts is that none is left
-            left = n is None or self._find_tagged_alarm(j.tag) is not None
+            # the policy may have deleted some itself: what counts is that none is left, and the
+            # delete loop ends only on a full scan that found none (or when it could not go on)
+            n, clean = self._delete_tagged_alarms(j.tag)
+            if n is not None and not clean:  # stopped mid-way (a busy phone's list redrew): once more
+                m, clean = self._delete_tagged_alarms(j.tag)
+                n += m or 0
+            left = not clean
             if self.ui is not None:
                 self.ui.probe_home()
             if left:
@@ -910,15 +912,21 @@ class DeviceWriter:
         st = self.shell.run(["stat", "-c", "%s", f.path]).out.strip()
         return got == head and (not st.isdigit() or int(st) == f.size)
 
-    def _delete_tagged_alarms(self, tag: str, max_rounds: int = 20) -> int | None:
-        """Delete alarms whose label carries ``tag`` through the Clock app UI (no API deletes alarms)."""
+    def _delete_tagged_alarms(self, tag: str, max_rounds: int = 20) -> tuple[int | None, bool]:
+        """Delete alarms whose label carries ``tag`` through the Clock app UI (no API deletes alarms).
+
+        Returns (how many were deleted — None without a UI, whether the last scan of the whole
+        list found none left). Each round rescans from the top, so a tap a busy phone missed is
+        simply tried again and the verdict costs no extra scan."""
         if self.ui is None:
-            return None
+            return None, False
         n = 0
+        clean = False
         try:
             for _ in range(max_rounds):
                 found = self._find_tagged_alarm(tag)
                 if found is None:
+                    clean = True
                     break
                 els, box = found
 
@@ -933,10 +941,13 @@ class DeviceWriter:
                     if arrow is None:
                         break
                     self.ui.probe_tap(arrow)
-                    found = self._find_tagged_alarm(tag)
-                    if found is None:
-                        break
-                    els, box = found
+                    els = self.ui.probe_elements()  # expanded in place: no need to rescan from the top
+                    box = _alarm_box(els, tag)
+                    if box is None:
+                        found = self._find_tagged_alarm(tag)
+                        if found is None:
+                            break
+                        els, box = found
                     box = box.model_copy(update={"bottom": 10 ** 6})  # the expanded area grows downwards
                     delete = delete_in(els)
                 if delete is None:
@@ -945,7 +956,7 @@ class DeviceWriter:
                 n += 1
         finally:
             self.ui.probe_home()
-        return n
+        return n, clean
 
     # --- destructive -----------------------------------------------------------------------------
     def wipe(self, what: Sequence[str]) -> list[str]:

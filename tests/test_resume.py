@@ -60,3 +60,13 @@ def test_resume_refuses_a_different_run(tmp_path) -> None:
     other = [c if c != "rand=random:7" else "rand=random:8" for c in _cmd(out, resume=True)]
     res = subprocess.run(other, capture_output=True, text=True, timeout=120)
     assert res.returncode != 0 and "different" in (res.stdout + res.stderr)
+
+
+def test_policy_specs_with_query_strings_need_no_name() -> None:
+    """``--policy`` splits a leading NAME= only when it cannot belong to the spec itself."""
+    from transfer.session import parse_policies
+
+    got = parse_policies(["oracle", "rand=random:7", "hf:/ckpt/qwen?format=qwen&device=cpu",
+                          "vlm=openai:http://127.0.0.1:8000/v1?model=m", "openai:http://h/v1?model=a=b"])
+    assert got == {"oracle": "oracle", "rand": "random:7", "hf": "hf:/ckpt/qwen?format=qwen&device=cpu",
+                   "vlm": "openai:http://127.0.0.1:8000/v1?model=m", "openai": "openai:http://h/v1?model=a=b"}

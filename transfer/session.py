@@ -14,10 +14,15 @@ from .rundir import RunDir
 
 
 def parse_policies(items: list[str]) -> dict[str, str]:
+    """``--policy`` values: ``NAME=SPEC`` or a bare ``SPEC`` named after its kind.
+
+    A prefix before ``=`` is a name only when it could not be part of a spec (no ``:``, ``/``
+    or ``?``), so ``hf:/ckpt?format=qwen`` or ``openai:http://h/v1?model=m`` work unnamed.
+    """
     out: dict[str, str] = {}
     for it in items:
         name, eq, spec = it.partition("=")
-        if not eq:
+        if not eq or not name or any(c in name for c in ":/?"):
             spec, name = it, it.split(":")[0]
         out[name] = spec
     return out
