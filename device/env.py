@@ -569,8 +569,11 @@ class DeviceEnv:
         el, ime = self._focused()
         target = self._last_obs.element(a.target) if a.target is not None and self._last_obs else None
         deadline = time.perf_counter() + 1.5
-        while target is not None and not (el is not None and el.bounds.contains(*target.bounds.center)) \
-                and time.perf_counter() < deadline:  # the tap has not moved focus yet (a busy phone)
+        # a busy phone may not have moved focus yet after a settled tap on a text field; a tap on
+        # anything else will never focus it, so an un-editable target is not waited for
+        waits = target is not None and (target.editable or "EditText" in (target.class_name or ""))
+        while waits and not (el is not None and el.bounds.contains(*target.bounds.center)) \
+                and time.perf_counter() < deadline:
             time.sleep(0.1)
             el, ime = self._focused()
         if el is None and not ime:

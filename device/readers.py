@@ -258,23 +258,35 @@ def parse_alarm_days(text: str) -> list[str] | None:
     return [d for d in DAYS if d in days]
 
 
-def alarms_from_elements(elements: Sequence[UIElement]) -> list[Alarm]:
+def alarms_from_elements(elements: Sequence[UIElement], clipped: list[Alarm] | None = None) -> list[Alarm]:
     """Alarms shown in a Clock app's alarm list (AOSP/Pixel DeskClock ids, and the sim's aosp clock).
 
     Each ``digital_clock`` text is one alarm; its ``onoff`` switch, ``label`` and
     ``days_of_week`` are the ones inside the same ``alarm_item`` container (else the nearest
     below it, before the next alarm). The run-tag marker is stripped from labels.
     Vibrate is not shown in the list and is reported as the default (True).
+
+    With ``clipped`` (a list to fill), an alarm whose list item touches the top or bottom edge
+    of the scrolling list goes there instead of into the result: part of it (its label, its
+    days) may be scrolled out of view, and read as it shows it would be a different alarm.
     """
     def rid(e: UIElement) -> str:
         return e.resource_id.rsplit("/", 1)[-1]
 
     clocks = [e for e in elements if rid(e) == "digital_clock" and parse_alarm_time(e.text or e.content_desc)]
     items = [e for e in elements if rid(e) == "alarm_item"]
+    lists = [e for e in elements if e.scrollable and any(e.bounds.contains(*c.bounds.center) for c in clocks)]
+    view = min(lists, key=lambda e: e.bounds.area).bounds if lists else None
     out = []
     for i, c in enumerate(clocks):
         box = next((it for it in items if it.bounds.contains(*c.bounds.center)), None)
         nxt = clocks[i + 1].bounds.top if i + 1 < len(clocks) else 10 ** 9
+        if clipped is not None and view is not None:
+            top = box.bounds.top if box is not None else c.bounds.top - c.bounds.height
+            bottom = box.bounds.bottom if box is not None else min(nxt, c.bounds.bottom + 3 * c.bounds.height)
+            edge = top <= view.top + 1 or bottom >= view.bottom - 1
+        else:
+            edge = False
 
         def near(e: UIElement) -> bool:
             if box is not None:
@@ -288,8 +300,9 @@ def alarms_from_elements(elements: Sequence[UIElement]) -> list[Alarm]:
         days_txt = next((e.text for e in elements if rid(e) == "days_of_week" and near(e)), "")
         days = parse_alarm_days(days_txt) if days_txt else []
         sw = next((e for e in elements if rid(e) == "onoff" and near(e)), None)
-        out.append(Alarm(hour=hm[0], minute=hm[1], enabled=bool(sw.checked) if sw is not None else True,
-                         label=label, days=days or []))  # type: ignore[arg-type]
+        alarm = Alarm(hour=hm[0], minute=hm[1], enabled=bool(sw.checked) if sw is not None else True,
+                      label=label, days=days or [])  # type: ignore[arg-type]
+        (clipped if edge and clipped is not None else out).append(alarm)
     return out
 
 
@@ -344,16 +357,25 @@ def probe_alarms(ui: UIProbe, max_pages: int = 8) -> list[Alarm] | None:
     seen: dict[tuple[int, int, str, tuple[str, ...], bool], Alarm] = {}
     pages = 0
     found_list = False
+    last_texts: list[str] | None = None
     while True:
-        got = alarms_from_elements(els)
-        found_list = found_list or bool(got) or any(e.resource_id.endswith("/alarm_recycler_view") for e in els) \
+        # an item cut by the list's edge is read on the page that shows it whole (pages overlap)
+        edge: list[Alarm] = []
+        got = alarms_from_elements(els, clipped=edge)
+        found_list = found_list or bool(got) or bool(edge) \
+            or any(e.resource_id.endswith("/alarm_recycler_view") for e in els) \
             or any((e.text or "").strip().lower() == "no alarms" for e in els)
-        before = len(seen)
         for a in got:
             seen.setdefault((a.hour, a.minute, a.label, tuple(a.days), a.enabled), a)
         pages += 1
-        if pages >= max_pages or (pages > 1 and len(seen) == before) or not any(e.scrollable for e in els):
+        texts = [e.text for e in els if e.text]
+        end = pages >= max_pages or texts == last_texts or not any(e.scrollable for e in els)
+        if end:  # nothing more will come into view: an edge item not seen whole is taken as shown
+            for a in edge:
+                if not any((b.hour, b.minute) == (a.hour, a.minute) for b in seen.values()):
+                    seen.setdefault((a.hour, a.minute, a.label, tuple(a.days), a.enabled), a)
             break
+        last_texts = texts
         ui.probe_scroll(True)
         els = ui.probe_elements()
     if pages > 1:
@@ -503,6 +525,22 @@ class StateReader:
         return foreground_state(win, act)
 
     # --- everything ---------------------------------------------------------------------------------
+    def dialer_number(self) -> str | None:
+        """The digits on the dial pad, read off the screen when a dialer shows its pad.
+
+        No provider holds what is typed on the pad, but the pad's ``digits`` field (AOSP and
+        Google Dialer) shows it; the dialer formats it ("+1 303-555-0115"), so only the
+        characters a pad can enter are kept. Reads the current screen only — never navigates."""
+        if self.ui is None:
+            self.notes["dialer_number"] = "read from the screen, and no UI is attached"
+            return None
+        for e in self.ui.probe_elements():
+            if e.resource_id.endswith(":id/digits") and "dialer" in e.resource_id.split(":", 1)[0]:
+                text = "" if e.hint and e.text == e.hint else (e.text or "")
+                return re.sub(r"[^0-9*#+,;]", "", text)
+        self.notes["dialer_number"] = "the dial pad is not on screen"
+        return None
+
     def _want(self, field: str) -> bool:
         return self.options.fields is None or field in self.options.fields
 
@@ -546,7 +584,9 @@ class StateReader:
             self.notes.setdefault("alarms", "no provider exposes alarms; enable the Clock UI probe to read them")
         if self._want("foreground"):
             ws.foreground = self._try("foreground", self.foreground) or ForegroundState()
-        for f in ("timers", "stopwatch", "world_clocks", "dialer_number", "calculator_display"):
+        if self._want("dialer_number"):
+            ws.dialer_number = self._try("dialer_number", self.dialer_number)
+        for f in ("timers", "stopwatch", "world_clocks", "calculator_display"):
             self.notes.setdefault(f, "not readable over ADB without root")
         return ws
 

@@ -94,6 +94,14 @@ def test_alarm_list_parsing_from_clock_ids() -> None:
     a, b = alarms_from_elements(els)
     assert (a.hour, a.minute, a.label, a.days, a.enabled) == (6, 45, "Wake up", ["mon", "tue", "wed", "thu", "fri"], True)
     assert (b.hour, b.minute, b.label, b.days, b.enabled) == (20, 5, "", [], False)
+    # scrolled so that the second item is cut by the list's bottom edge (its label out of view):
+    # it is held apart, to be read on the page that shows it whole
+    lst = el(9, "alarm_recycler_view", "", (0, 250, 1080, 850), scrollable=True)
+    cut = [*els[:4], lst, el(5, "alarm_item", "", (0, 620, 1080, 850)), els[6], els[8]]
+    edge: list[Any] = []
+    full = alarms_from_elements(cut, clipped=edge)
+    assert [(x.hour, x.minute) for x in full] == [(6, 45)] and [(x.hour, x.minute) for x in edge] == [(20, 5)]
+    assert len(alarms_from_elements(cut)) == 2  # without the option, everything shown is read
     assert parse_alarm_time("下午7:30") == (19, 30)
     assert parse_alarm_time("12:00 AM") == (0, 0)
     assert parse_alarm_days("Sun, Sat") == ["sat", "sun"]

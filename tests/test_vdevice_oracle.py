@@ -118,3 +118,39 @@ def test_a_setup_the_phone_cannot_reproduce_is_reported_apart(backends: Any, tmp
     assert rec.error_kind == "unsupported" and rec.attempts == 1 and rec.success is None and not rec.counted
     assert "setup unsupported on this backend" in (rec.error or "") and "world_clocks" in (rec.error or "")
     assert [d.status for d in backends.farm.devices()] == ["idle"]
+
+
+def test_dial_pad_digits_are_read_off_the_screen(backends: Any) -> None:
+    """No provider holds what is typed on the dial pad; the reader takes it from the pad's
+    ``digits`` field, so phone.dial is judged on a device instead of left undetermined."""
+    rec, env = _run(backends, "phone.dial")
+    assert rec.undetermined is False and rec.success is True, rec.checks
+    env.probe_home()
+    assert env.read_state().dialer_number is None and "not on screen" in env.reader.notes["dialer_number"]
+
+
+def test_a_contact_the_policy_creates_is_gone_before_the_next_episode(backends: Any) -> None:
+    """A virtual phone is a dedicated test phone: what a policy adds through an app is undone at
+    the next reset. Here a wandering policy saved a blank "Yuki Larsen" — the very person the
+    next episode asks about — and the next episode must find only the real one."""
+    from device.readers import content_query
+    from transfer.tasks.loader import get_template
+
+    inst = get_template("contacts.query_phone").instantiate(0)
+    lease = backends.lease(_spec("contacts.query_phone"))
+    try:
+        env = lease.env
+        env.reset(inst)
+        uri = "content://com.android.contacts/raw_contacts"
+        env.shell.run(["content", "insert", "--uri", uri, "--bind", "starred:i:0"])
+        rid = max(int(r["_id"] or 0) for r in content_query(env.shell, uri, ("_id",)))
+        env.shell.run(["content", "insert", "--uri", "content://com.android.contacts/data", "--bind",
+                       f"raw_contact_id:i:{rid}", "--bind", "mimetype:s:vnd.android.cursor.item/name",
+                       "--bind", f"data1:s:{inst.params['p']['full']}"])
+        assert len([c for c in env.read_state().contacts or [] if c.name == inst.params["p"]["full"]]) == 2
+    finally:
+        lease.release(False)
+    rec, env = _run(backends, "contacts.query_phone")
+    assert env.last_teardown is not None and env.last_teardown.removed.get("episode contacts", 0) >= 1, \
+        env.last_teardown
+    assert rec.success is True, rec.checks

@@ -79,6 +79,9 @@ class DeviceBackends:
         if kind == "vdevice":
             phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})})
             serials = [p.serial for p in phones]
+            # phones this run started are dedicated test phones by construction: a contact or
+            # event a policy creates is undone too (on a person's phone it is left alone)
+            opts = opts.model_copy(update={"destructive": True})
         farm = DeviceFarm(client, serials=serials, env_factory=lambda s: DeviceEnv(s, client=client, options=opts))
         farm.start()
         if kind != "all":

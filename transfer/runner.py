@@ -188,8 +188,11 @@ class LocalExecutor:
     """Runs specs on a thread pool; ``lease(spec)`` provides a backend for each attempt."""
 
     def __init__(self, lease: Callable[[EpisodeSpec], Lease], instance_of: Callable[[EpisodeSpec], Any],
-                 policy_of: Callable[[EpisodeSpec], BasePolicy], workers: int = 2, max_attempts: int = 3,
-                 traces: bool = True, progress: bool = True):
+                 policy_of: Callable[[EpisodeSpec], BasePolicy], workers: int | dict[str, int] = 2,
+                 max_attempts: int = 3, traces: bool = True, progress: bool = True):
+        """``workers``: episodes in flight — one number for all backends, or one per backend
+        (``{"sim": 2, "device": 3}``). Per-backend pools keep each backend busy on its own: a
+        device episode waiting for a free phone never holds a slot a sim episode could use."""
         self.lease, self.instance_of, self.policy_of = lease, instance_of, policy_of
         self.workers, self.max_attempts, self.traces, self.progress = workers, max_attempts, traces, progress
         self._stop = threading.Event()
@@ -240,8 +243,13 @@ class LocalExecutor:
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       disable=not self.progress, transient=False) as prog:
             task = prog.add_task("episodes", total=len(specs), completed=len(specs) - len(todo))
-            pool = ThreadPoolExecutor(max_workers=max(1, self.workers))
-            futs = {pool.submit(self._one, s, rundir): s for s in todo}
+            if isinstance(self.workers, dict):
+                pools = {b: ThreadPoolExecutor(max_workers=max(1, n), thread_name_prefix=f"ep-{b}")
+                         for b, n in self.workers.items()}
+                spare = ThreadPoolExecutor(max_workers=max(1, max(self.workers.values(), default=1)))
+            else:
+                pools, spare = {}, ThreadPoolExecutor(max_workers=max(1, self.workers))
+            futs = {pools.get(s.backend, spare).submit(self._one, s, rundir): s for s in todo}
             try:
                 for f in as_completed(futs):
                     rec = f.result()
@@ -254,7 +262,8 @@ class LocalExecutor:
                     f.cancel()
                 raise
             finally:
-                pool.shutdown(wait=True, cancel_futures=True)
+                for pool in (*pools.values(), spare):
+                    pool.shutdown(wait=True, cancel_futures=True)
         return out
 
 

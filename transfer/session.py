@@ -99,8 +99,14 @@ class Session:
         return p
 
     def run(self) -> list[EpisodeRecord]:
+        workers: int | dict[str, int] = self.workers
+        if self.sim is not None and self.devices is not None:
+            # paired runs: each backend gets its own workers, so the sim never waits behind
+            # device episodes queued for a busy phone (and every phone stays busy)
+            phones = len(self.devices.farm.devices()) if hasattr(self.devices, "farm") else 0
+            workers = {"sim": self.workers, "device": max(self.workers, phones)}
         ex = LocalExecutor(self._lease, lambda s: self.instances[(s.task_id, s.seed)], self._policy,
-                           workers=self.workers)
+                           workers=workers)
         return ex.run(self.specs, self.rundir)
 
     def close(self) -> None:
