@@ -298,6 +298,9 @@ class DeviceEnv:
         assert self.pf is not None
         if isinstance(setup, str):
             raise ValueError("a device cannot restore a full sim state; pass a task instance or a StatePatch")
+        # apps the last episode left mid-way (an alarm expanded, an editor open) go back to their
+        # root screen first: teardown and the alarm probe read those apps' screens
+        self._refresh_dirty_apps(inp)
         self._teardown()
         if hasattr(setup, "goals") and not self.pf.virtual:
             reason = refusal_reason(setup, self.options.test_recipient)
@@ -314,10 +317,10 @@ class DeviceEnv:
                                                                                        or []))
         if reader.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
             self._state_cache = reader.read()
-        # apps the last episode (or this setup, or the probe) left mid-way go back to their root screen
-        for app in sorted(self._dirty_apps - {"launcher"}):
-            inp.open_app(app, fresh=True)
-        self._dirty_apps.clear()
+            if writer.destructive and self._state_cache.alarms is not None:
+                writer.note_alarms(self.journal, self._state_cache.alarms)  # alarms the episode adds go too
+        # apps this setup or the probe left mid-way go back to their root screen
+        self._refresh_dirty_apps(inp)
         inp.key("home")
         if patch.start.app and patch.start.app != "launcher":
             why = inp.open_app(patch.start.app, fresh=True)
@@ -326,6 +329,11 @@ class DeviceEnv:
         self._step = 0
         self._last_obs = None
         return self.observe()
+
+    def _refresh_dirty_apps(self, inp: InputDriver) -> None:
+        for app in sorted(self._dirty_apps - {"launcher"}):
+            inp.open_app(app, fresh=True)
+        self._dirty_apps.clear()
 
     def observe(self) -> Observation:
         obs, _meta = self._observe(settle=True)

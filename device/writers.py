@@ -63,7 +63,7 @@ from device.adbshell import DeviceLost, Shell
 from device.parsers import ParseError, parse_settings_get
 from device.readers import (MIME_NOTE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA, URI_EVENTS, URI_RAW_CONTACTS,
                             URI_SMS, UIProbe, content_query, has_tag, open_alarm_list, invisible_marker, local_to_ms, marker,
-                            parse_alarm_time, read_setting, strip_tag, untagged,
+                            parse_alarm_time, probe_alarms, read_setting, strip_tag, untagged,
                             utc_midnight_ms)
 
 __all__ = [
@@ -265,6 +265,9 @@ class Journal(BaseModel):
     episode_marks: dict[str, int] = Field(
         default_factory=dict, description="Highest provider _id per kind once setup was done: rows above it that "
                                           "the episode itself wrote are undone at teardown (see EPISODE_ROWS).")
+    alarms_at_start: list[tuple[int, int, str]] | None = Field(
+        None, description="(hour, minute, label) of every alarm the start-of-episode probe saw; on a "
+                          "dedicated test phone, alarms beyond these are the episode's and are deleted.")
     path: str | None = Field(None, exclude=True)
 
     def save(self) -> None:
@@ -713,13 +716,18 @@ class DeviceWriter:
     def _find_tagged_alarm(self, tag: str, pages: int = 8, alarm: Alarm | None = None) -> tuple[list[Any], Any] | None:
         """Scroll the Clock app's alarm list to an alarm whose label carries ``tag``:
         (elements on screen, bounds of that alarm's list item), or None."""
+        return self._find_alarm(lambda els: _alarm_box(els, tag, alarm), pages)
+
+    def _find_alarm(self, boxer: Callable[[list[Any]], Any], pages: int = 8) -> tuple[list[Any], Any] | None:
+        """Scroll the Clock app's alarm list to the first item ``boxer`` finds: (elements on
+        screen, bounds of that list item), or None."""
         assert self.ui is not None
         last: list[str] | None = None
         els = open_alarm_list(self.ui)
         for page in range(pages):
             if page:
                 els = self.ui.probe_elements()
-            box = _alarm_box(els, tag, alarm)
+            box = boxer(els)
             if box is not None:
                 return els, box
             texts = [e.text for e in els if e.text]
@@ -826,6 +834,8 @@ class DeviceWriter:
                 rep.left.append(f"alarm(s) {names} carrying tag {j.tag} (invisibly) could not all be deleted "
                                 f"({n or 0} deleted); delete them in the Clock app")
             rep.removed["alarms"] = n or 0
+        if self.destructive and j.alarms_at_start is not None and self.ui is not None:
+            self._undo_episode_alarms(j, rep)
         if j.timer_labels:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
@@ -844,6 +854,37 @@ class DeviceWriter:
             rep.restored.append("clipboard")
         j.discard()
         return rep
+
+    def note_alarms(self, j: Journal, alarms: Sequence[Alarm]) -> None:
+        """Remember the alarms the start-of-episode probe saw (see :meth:`_undo_episode_alarms`)."""
+        j.alarms_at_start = [(a.hour, a.minute, a.label) for a in alarms]
+        j.save()
+
+    def _undo_episode_alarms(self, j: Journal, rep: TeardownReport) -> None:
+        """Dedicated test phones only: delete the alarms an episode added through the Clock app.
+
+        No provider lists alarms, so without this an alarm a policy set stays on the phone and
+        shows up in every later episode's alarm list (and in its side effects). Alarms are
+        compared by (hour, minute, label) as a multiset against the start-of-episode probe."""
+        from collections import Counter
+
+        assert self.ui is not None
+        try:
+            now = probe_alarms(self.ui)
+        except DeviceLost:
+            raise
+        except Exception as e:  # noqa: BLE001
+            rep.left.append(f"alarms added by the episode: could not read the alarm list ({e})")
+            return
+        if now is None:
+            return
+        extra = Counter((a.hour, a.minute, a.label) for a in now) - Counter(map(tuple, j.alarms_at_start or []))
+        for (h, m, label), k in extra.items():
+            n, _clean = self._delete_alarms(lambda els, h=h, m=m, label=label: _plain_alarm_box(els, h, m, label),
+                                            max_rounds=2 * k + 2, limit=k)
+            rep.removed["episode alarms"] = rep.removed.get("episode alarms", 0) + (n or 0)
+            if (n or 0) < k:
+                rep.left.append(f"alarm {h:02d}:{m:02d} {label!r} added during the episode could not be deleted")
 
     def _delete_marked_contacts(self, tag: str, rep: TeardownReport) -> None:
         try:
@@ -918,13 +959,21 @@ class DeviceWriter:
         Returns (how many were deleted — None without a UI, whether the last scan of the whole
         list found none left). Each round rescans from the top, so a tap a busy phone missed is
         simply tried again and the verdict costs no extra scan."""
+        return self._delete_alarms(lambda els: _alarm_box(els, tag), max_rounds)
+
+    def _delete_alarms(self, boxer: Callable[[list[Any]], Any], max_rounds: int = 20,
+                       limit: int | None = None) -> tuple[int | None, bool]:
+        """Delete (at most ``limit``) alarms ``boxer`` finds in the Clock app's list, one by one."""
         if self.ui is None:
             return None, False
         n = 0
         clean = False
         try:
             for _ in range(max_rounds):
-                found = self._find_tagged_alarm(tag)
+                if limit is not None and n >= limit:
+                    clean = True
+                    break
+                found = self._find_alarm(boxer)
                 if found is None:
                     clean = True
                     break
@@ -942,9 +991,9 @@ class DeviceWriter:
                         break
                     self.ui.probe_tap(arrow)
                     els = self.ui.probe_elements()  # expanded in place: no need to rescan from the top
-                    box = _alarm_box(els, tag)
+                    box = boxer(els)
                     if box is None:
-                        found = self._find_tagged_alarm(tag)
+                        found = self._find_alarm(boxer)
                         if found is None:
                             break
                         els, box = found
@@ -978,6 +1027,25 @@ class DeviceWriter:
             else:
                 raise ValueError(f"cannot wipe {w!r}")
         return done
+
+
+def _plain_alarm_box(els: Sequence[Any], hour: int, minute: int, label: str) -> Any:
+    """Bounds of an untagged alarm-list item showing this time and label (``alarm_item`` ids only:
+    without containers an item's extent is a guess, and a wrong guess deletes another alarm)."""
+    items = [e for e in els if e.resource_id.endswith("/alarm_item")]
+    for c in (e for e in els if e.resource_id.endswith("/digital_clock")):
+        if parse_alarm_time(c.text or c.content_desc) != (hour, minute):
+            continue
+        box = min((it for it in items if it.bounds.contains(*c.bounds.center)), key=lambda e: e.bounds.area,
+                  default=None)
+        if box is None:
+            continue
+        labels = [e.text for e in els if e.resource_id.endswith("/label") and box.bounds.contains(*e.bounds.center)]
+        if any(strip_tag(t)[1] for t in labels):
+            continue  # a setup's alarm: teardown deletes those by their tag
+        if (strip_tag(labels[0])[0] if labels else "") == label:
+            return box.bounds
+    return None
 
 
 def _alarm_box(els: Sequence[Any], tag: str, alarm: Alarm | None = None) -> Any:

@@ -154,3 +154,16 @@ def test_a_contact_the_policy_creates_is_gone_before_the_next_episode(backends: 
     assert env.last_teardown is not None and env.last_teardown.removed.get("episode contacts", 0) >= 1, \
         env.last_teardown
     assert rec.success is True, rec.checks
+
+
+def test_an_alarm_the_policy_sets_is_deleted_at_the_next_reset(backends: Any) -> None:
+    """No provider lists alarms, so an alarm set through the Clock app would outlive its episode
+    and become a side effect of the next; on a test phone teardown deletes what was added."""
+    rec, env = _run(backends, "clock.alarm_create")
+    assert rec.success is True, rec.checks
+    made = next(c for c in rec.checks if c["name"] == "alarms.created")["expected"]
+    rec2, env = _run(backends, "clock.alarm_on")
+    assert env.last_teardown is not None and env.last_teardown.removed.get("episode alarms") == 1, env.last_teardown
+    assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
+    left = [(a.hour, a.minute) for a in env.read_state().alarms or []]
+    assert (made["hour"], made["minute"]) not in left, left

@@ -92,7 +92,8 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(Path("runs/demo"), "--out", help="Run directory."),
         quick: bool = typer.Option(False, "--quick", help="The 10 shortest tasks (≈3 min)."),
         resume: bool = typer.Option(True, "--resume/--fresh", help="Continue a previous demo run in OUT."),
-        workers: int = typer.Option(2),
+        workers: int = typer.Option(2, help="Sim episodes in flight."),
+        phones: int = typer.Option(3, help="Virtual phones (each runs one device episode at a time)."),
     ) -> None:
         """The whole story with no phone and no GPU: base vs trained (and the oracle) on sim and a virtual phone."""
         import shutil
@@ -103,7 +104,8 @@ def register(app: typer.Typer) -> None:
                         "(trained in the sim: oracle-demo cloning, then GRPO), "
                         "with the oracle for attribution, on real59 — simulator vs a virtual Android phone over adb")
         run_paired(out=out, policies=["base=micro:base", "trained=micro:trained", "oracle=oracle"], sim_flavor="sim",
-                   # one virtual phone per worker: a phone's reset dominates the demo's wall time
-                   sim_profile="default", device=f"vdevice:{max(1, workers)}", split="real59",
+                   # a device episode mostly waits on the phone (gestures, settling), so a few
+                   # phones run side by side with the sim's own workers on two cores
+                   sim_profile="default", device=f"vdevice:{max(1, phones)}", split="real59",
                    tasks=",".join(quick_tasks("real59")) if quick else None, seeds=1, repeats=1,
                    workers=workers, resume=resume and out.exists())
