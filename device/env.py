@@ -135,6 +135,7 @@ class DeviceEnv:
         self._text_ctx: tuple[UIElement | None, str, str] = (None, "", "")
         self._dirty_apps: set[str] = set()
         self._probe_xml: str | None = None  # a UI probe's last settled dump (see _probe_settle)
+        self._alarms_read: list[Any] | None = None  # alarms as read since the last action
         self.session = SessionJournal()
         self.closed = False
 
@@ -283,7 +284,8 @@ class DeviceEnv:
 
     def _teardown(self) -> None:
         if self.journal is not None and self.writer is not None:
-            self.last_teardown = self.writer.teardown(self.journal)
+            alarms, self._alarms_read = self._alarms_read, None
+            self.last_teardown = self.writer.teardown(self.journal, alarms_now=alarms)
             self.journal = None
 
     # ------------------------------------------------------------------ Env protocol
@@ -371,6 +373,7 @@ class DeviceEnv:
         """Execute one action as real input and observe. Never raises."""
         self._step += 1
         self._probe_xml = None
+        self._alarms_read = None
         info = StepInfo(clamped=bool(getattr(action, "clamped", False)))
         t0 = time.perf_counter()
         try:
@@ -413,7 +416,10 @@ class DeviceEnv:
             ws.foreground = reader.foreground()
             ws.time = reader.now(self._tz)
             return ws
-        return reader.read()
+        ws = reader.read()
+        # the alarm list stays valid until the next action; teardown reuses it (see step())
+        self._alarms_read = list(ws.alarms) if ws.alarms is not None else None
+        return ws
 
     # ------------------------------------------------------------------ execution
     def _blank_obs(self) -> Observation:

@@ -358,10 +358,12 @@ def probe_alarms(ui: UIProbe, max_pages: int = 8) -> list[Alarm] | None:
     pages = 0
     found_list = False
     last_texts: list[str] | None = None
+    cut: list[Alarm] = []  # items seen only cut by the list's edge, on any page
     while True:
         # an item cut by the list's edge is read on the page that shows it whole (pages overlap)
         edge: list[Alarm] = []
         got = alarms_from_elements(els, clipped=edge)
+        cut += edge
         found_list = found_list or bool(got) or bool(edge) \
             or any(e.resource_id.endswith("/alarm_recycler_view") for e in els) \
             or any((e.text or "").strip().lower() == "no alarms" for e in els)
@@ -370,10 +372,18 @@ def probe_alarms(ui: UIProbe, max_pages: int = 8) -> list[Alarm] | None:
         pages += 1
         texts = [e.text for e in els if e.text]
         end = pages >= max_pages or texts == last_texts or not any(e.scrollable for e in els)
-        if end:  # nothing more will come into view: an edge item not seen whole is taken as shown
-            for a in edge:
-                if not any((b.hour, b.minute) == (a.hour, a.minute) for b in seen.values()):
-                    seen.setdefault((a.hour, a.minute, a.label, tuple(a.days), a.enabled), a)
+        if end:
+            # an item never seen whole (taller than a page, e.g. expanded) is taken from the page
+            # that showed the most of it: its label and days, where some page showed them
+            whole = {(b.hour, b.minute) for b in seen.values()}
+            best: dict[tuple[int, int], Alarm] = {}
+            for a in cut:
+                k = (a.hour, a.minute)
+                if k not in whole and (k not in best or (bool(a.label), len(a.days)) >
+                                       (bool(best[k].label), len(best[k].days))):
+                    best[k] = a
+            for a in best.values():
+                seen.setdefault((a.hour, a.minute, a.label, tuple(a.days), a.enabled), a)
             break
         last_texts = texts
         ui.probe_scroll(True)

@@ -789,8 +789,11 @@ class DeviceWriter:
                 raise SetupError(f"files: mkdir {d} failed: {r.text.strip()[:200]}")
 
     # --- teardown ------------------------------------------------------------------------------
-    def teardown(self, j: Journal) -> TeardownReport:
-        """Undo a setup: delete only tagged rows/files, restore settings, then drop the journal."""
+    def teardown(self, j: Journal, alarms_now: Sequence[Alarm] | None = None) -> TeardownReport:
+        """Undo a setup: delete only tagged rows/files, restore settings, then drop the journal.
+
+        ``alarms_now``: the alarm list as last read, when nothing can have changed it since (the
+        judge's final read); saves reading it again through the Clock app."""
         rep = TeardownReport(tag=j.tag)
         # what the episode itself wrote through the apps (texts it sent, contacts it created ...)
         self._undo_episode_rows(j, rep)
@@ -835,7 +838,7 @@ class DeviceWriter:
                                 f"({n or 0} deleted); delete them in the Clock app")
             rep.removed["alarms"] = n or 0
         if self.destructive and j.alarms_at_start is not None and self.ui is not None:
-            self._undo_episode_alarms(j, rep)
+            self._undo_episode_alarms(j, rep, alarms_now)
         if j.timer_labels:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
@@ -860,7 +863,7 @@ class DeviceWriter:
         j.alarms_at_start = [(a.hour, a.minute, a.label) for a in alarms]
         j.save()
 
-    def _undo_episode_alarms(self, j: Journal, rep: TeardownReport) -> None:
+    def _undo_episode_alarms(self, j: Journal, rep: TeardownReport, now: Sequence[Alarm] | None = None) -> None:
         """Dedicated test phones only: delete the alarms an episode added through the Clock app.
 
         No provider lists alarms, so without this an alarm a policy set stays on the phone and
@@ -870,7 +873,7 @@ class DeviceWriter:
 
         assert self.ui is not None
         try:
-            now = probe_alarms(self.ui)
+            now = probe_alarms(self.ui) if now is None else now
         except DeviceLost:
             raise
         except Exception as e:  # noqa: BLE001

@@ -109,6 +109,40 @@ def test_alarm_list_parsing_from_clock_ids() -> None:
     assert parse_alarm_days("gibberish") is None
 
 
+def test_alarm_probe_reads_an_item_taller_than_a_page() -> None:
+    """An expanded alarm is never seen whole (it touches the list's edge on every page); it is
+    read from the page that shows its label, not lost and not split into two alarms."""
+    from device.readers import probe_alarms
+
+    def el(i: int, rid: str, text: str, b: tuple[int, int, int, int], **kw: Any) -> UIElement:
+        return UIElement.from_px(i, b, (1080, 2400), resource_id=f"com.android.deskclock:id/{rid}", text=text, **kw)
+
+    lst = (0, 250, 1080, 2000)
+    pages = [
+        [el(0, "alarm_recycler_view", "", lst, scrollable=True),
+         el(1, "alarm_item", "", (0, 300, 1080, 600)), el(2, "digital_clock", "06:15", (40, 380, 500, 480)),
+         el(3, "label", "Water plants", (40, 320, 600, 370)),
+         el(4, "alarm_item", "", (0, 620, 1080, 2000)), el(5, "label", "Bedtime", (40, 640, 600, 690)),
+         el(6, "digital_clock", "09:25", (40, 700, 500, 800))],
+        [el(0, "alarm_recycler_view", "", lst, scrollable=True),
+         el(4, "alarm_item", "", (0, 250, 1080, 1500)), el(7, "days_of_week", "Tomorrow", (40, 300, 600, 350)),
+         el(8, "alarm_item", "", (0, 1520, 1080, 1800)), el(9, "digital_clock", "07:00", (40, 1560, 500, 1660))],
+    ]
+
+    class Pages:  # the paging a Clock app's list does, as a UIProbe sees it
+        i = 0
+
+        def probe_open(self, app: str) -> None: ...
+        def probe_elements(self) -> list[UIElement]: return pages[self.i]
+        def probe_tap(self, e: UIElement) -> None: ...
+        def probe_scroll(self, down: bool) -> None: self.i = min(self.i + 1, 1) if down else max(self.i - 1, 0)
+        def probe_home(self) -> None: ...
+
+    got = probe_alarms(Pages())
+    assert sorted((a.hour, a.minute, a.label) for a in got or []) == [(6, 15, "Water plants"), (7, 0, ""),
+                                                                        (9, 25, "Bedtime")]
+
+
 def test_file_listings_keep_non_ascii_names() -> None:
     stat = ("4096|1700000000|directory|/sdcard/Download\n"
             "1234|1700000000|regular file|/sdcard/Download/报告 final (1).pdf\n"
