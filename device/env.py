@@ -332,6 +332,14 @@ class DeviceEnv:
         self._last_obs = None
         return self.observe()
 
+    def set_screenshots(self, on: bool) -> bool:
+        """Capture the screen with each observation or not (elements are read either way);
+        returns the previous setting."""
+        prev, self.options.screenshots = self.options.screenshots, on
+        if self.observer is not None:
+            self.observer.screenshots = on
+        return prev
+
     def _refresh_dirty_apps(self, inp: InputDriver) -> None:
         for app in sorted(self._dirty_apps - {"launcher"}):
             inp.open_app(app, fresh=True)

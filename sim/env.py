@@ -106,6 +106,12 @@ class SimEnv:
         obs, _ = self._run(None)
         return obs
 
+    def set_screenshots(self, on: bool) -> bool:
+        """Capture the screen with each observation or not (elements are read either way);
+        returns the previous setting."""
+        prev, self.screenshots = self.screenshots, on
+        return prev
+
     def observe(self) -> Observation:
         obs, _ = self._run(None)
         return obs

@@ -72,12 +72,25 @@ class Lease:
 
 
 def run_episode(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, *, backend_info: dict[str, Any],
-                trace_dir: Path | None = None, trace_width: int = 270) -> EpisodeRecord:
-    """Run one episode and judge it. Raises :class:`InfraError` on backend failure."""
+                trace_dir: Path | None = None, trace_width: int = 270, frames: str = "auto") -> EpisodeRecord:
+    """Run one episode and judge it. Raises :class:`InfraError` on backend failure.
+
+    ``frames``: ``"auto"`` captures the screen at every step only for a policy that reads
+    pixels (``policy.reads_pixels``); one that reads only UI elements gets the same elements
+    without the capture, and its trace keeps the first and last frames. ``"all"`` always
+    captures every step (a full step viewer for any policy).
+    """
     from .tasks.judge import judge
 
     t0 = time.time()
     timings: dict[str, float] = {"policy_s": 0.0, "env_s": 0.0}
+    toggle = getattr(env, "set_screenshots", None)
+    # the first frame is captured (the trace's, and the policy's if it reads pixels), unless
+    # whoever configured the env turned capture off: that choice is kept
+    configured = toggle(True) if toggle is not None else True
+    if not configured:
+        toggle(False)  # type: ignore[misc]
+    every_step = toggle is None or (configured and (frames == "all" or getattr(policy, "reads_pixels", True)))
     try:
         obs = env.reset(instance)
         before = env.read_state()
@@ -85,6 +98,19 @@ def run_episode(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, 
         if getattr(e, "unsupported", False):
             raise SetupUnsupported(str(e)) from e
         raise InfraError(f"reset failed: {type(e).__name__}: {e}") from e
+    try:
+        if not every_step:
+            toggle(False)  # type: ignore[misc]
+        return _run_steps(env, policy, instance, spec, backend_info, trace_dir, trace_width, obs, before,
+                          t0, timings, judge, last_frame=configured and not every_step)
+    finally:
+        if toggle is not None:
+            toggle(configured)  # the env outlives the episode (a farm phone): leave it as found
+
+
+def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, backend_info: dict[str, Any],
+               trace_dir: Path | None, trace_width: int, obs: Any, before: Any, t0: float,
+               timings: dict[str, float], judge: Callable[..., Any], last_frame: bool) -> EpisodeRecord:
     flavor = backend_info.get("flavor") or "sim"
     policy.reset(instance.prompt(), {"instance": instance, "task_id": instance.template_id, "seed": instance.seed,
                                       "repeat": spec.repeat, "backend": spec.backend, "flavor": flavor})
@@ -129,6 +155,12 @@ def run_episode(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, 
             final = out
             terminated = out.type
             break
+    if writer and last_frame and steps:  # the last screen, for the step viewer
+        try:
+            env.set_screenshots(True)
+            writer.shot(steps, env.observe())
+        except Exception:  # noqa: BLE001 - a trace frame is a convenience; the episode stands
+            pass
     try:
         after = env.read_state()
     except Exception as e:  # noqa: BLE001

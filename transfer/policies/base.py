@@ -44,6 +44,10 @@ class BasePolicy:
 
     name = "policy"
     checkpoint_hash: str | None = None
+    #: Whether ``act`` looks at ``observation.screenshot``. A policy that reads only the UI
+    #: elements lets the runner skip the per-step screen capture (the trace keeps the first and
+    #: last frames); it sees exactly the same elements either way.
+    reads_pixels: bool = True
 
     def __init__(self) -> None:
         self.instruction = ""

@@ -408,6 +408,8 @@ class MicroNet(nn.Module):
 class MicroPolicy(BasePolicy):
     """Greedy (eval) or sampling (training) policy over candidate actions."""
 
+    reads_pixels = False  # UI elements only
+
     name = "micro"
 
     def __init__(self, net: MicroNet | None = None, *, sample: bool = False, temperature: float = 1.0, seed: int = 0,

@@ -17,6 +17,7 @@ from .base import BasePolicy, PolicyOutput, StepRecord
 
 
 class OraclePolicy(BasePolicy):
+    reads_pixels = False  # UI elements only
     name = "oracle"
 
     def __init__(self) -> None:

@@ -15,6 +15,7 @@ WORDS = ["alarm", "Ada", "hello", "7", "30", "meeting", "test"]
 
 
 class RandomPolicy(BasePolicy):
+    reads_pixels = False  # UI elements only
     name = "random"
 
     def __init__(self, seed: int = 0, p_complete: float = 0.03):
