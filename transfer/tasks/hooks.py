@@ -343,6 +343,13 @@ def unread_senders(args: dict[str, Any], before: WorldState) -> Any:
     return out
 
 
+@answer_hook("count_unread_threads", needs=("messages", "contacts"))
+def count_unread_threads(args: dict[str, Any], before: WorldState) -> Any:
+    """How many conversations hold unread inbox messages (one per sender, as the list shows)."""
+    senders = unread_senders(args, before)
+    return None if senders is None else len(senders)
+
+
 @answer_hook("count_records", needs=())
 def count_records(args: dict[str, Any], before: WorldState) -> Any:
     """How many ``kind`` records match ``match`` (same matching as record goals)."""

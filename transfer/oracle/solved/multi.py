@@ -2,8 +2,7 @@
 
 Each reads what it needs from the screen of the first app (a calendar event's time, the last
 missed call's number, a number in a text message, a calculator result) and then uses the
-per-app skills. ``test.query.unread_total`` has no solution: the sim's Messages shows which
-conversations are unread but not how many of their messages are.
+per-app skills.
 """
 
 from __future__ import annotations
@@ -142,3 +141,9 @@ def solve_dial_company_contact(ctx: Ctx, inst: Any) -> Skill:
     number = yield from retrying(ctx, lambda: K.read_contact_field(ctx, names[0], "phone"), tries=3)
     yield from phone_solutions.dial_number(ctx, number)
     yield from complete(ctx)
+
+
+@solution("test.query.unread_conversations")
+def solve_unread_conversations(ctx: Ctx, inst: Any) -> Skill:
+    n = yield from M.count_unread_threads(ctx)
+    yield from answer(ctx, count=n)
