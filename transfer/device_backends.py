@@ -106,6 +106,11 @@ class DeviceBackends:
                 p.stop()
             except Exception as e:  # noqa: BLE001
                 log.warning("stopping virtual phone %s: %s", getattr(p, "serial", "?"), e)
+        for pool in {id(p.env.pool): p.env.pool for p in self.phones}.values():  # the phones' own pages
+            try:
+                pool.rt.run(pool.close())
+            except Exception as e:  # noqa: BLE001
+                log.warning("closing the virtual phones' pages: %s", e)
 
 
 def ensure_u2server(phone: Any) -> bool:
@@ -125,13 +130,18 @@ def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = Non
                          timeout: float = 60.0) -> list[Any]:
     """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server."""
     from device.virtual.phone import VirtualPhone
+    from sim.pool import SimPool
+    from sim.runtime import Runtime
 
+    # one live page per phone: phones sharing a page wait for it and re-render each other's
+    # state at every screencap or dump (a latency a real phone never has)
+    pool = SimPool(Runtime.get(), pages_per_profile=max(2, n))
     phones: list[Any] = []
     try:
         for i in range(n):
             k = dict(knobs or {})
             k.setdefault("seed", i)
-            p = VirtualPhone(k).start()
+            p = VirtualPhone(k, pool=pool).start()
             phones.append(p)
             ensure_u2server(p)
             client.connect(p.serial, timeout=10)
