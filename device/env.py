@@ -690,11 +690,14 @@ class DeviceEnv:
         self.input.tap(*e.bounds.center)
         self._probe_settle()
 
-    def probe_scroll(self, down: bool) -> None:
+    def probe_scroll(self, down: bool, fraction: float = 0.6) -> None:
+        """Scroll the screen's content by about ``fraction`` of its height (a page by default)."""
         geo = self._geometry()
         l, t, r, b = geo.content_box()
         x = (l + r) // 2
-        y0, y1 = (b - (b - t) // 5, t + (b - t) // 5) if down else (t + (b - t) // 5, b - (b - t) // 5)
+        d = max(1, int((b - t) * min(0.8, max(0.02, fraction)))) // 2
+        mid = (t + b) // 2
+        y0, y1 = (mid + d, mid - d) if down else (mid - d, mid + d)
         assert self.input is not None and self.observer is not None
         self._probe_xml = None
         self.input.swipe(x, y0, x, y1, 400)

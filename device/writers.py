@@ -987,21 +987,28 @@ class DeviceWriter:
                                  and box.contains(*e.bounds.center)), None)
 
                 delete = delete_in(els)
-                if delete is None:  # collapsed: expand the alarm first
+                if delete is None:
                     arrow = next((e for e in els if e.resource_id.endswith("/arrow")
                                   and box.contains(*e.bounds.center)), None)
                     if arrow is None:
                         break
-                    self.ui.probe_tap(arrow)
-                    els = self.ui.probe_elements()  # expanded in place: no need to rescan from the top
-                    box = boxer(els)
-                    if box is None:
-                        found = self._find_alarm(boxer)
-                        if found is None:
-                            break
-                        els, box = found
+                    if "collapse" not in (arrow.content_desc or "").lower():  # collapsed: expand it first
+                        self.ui.probe_tap(arrow)
+                        els = self.ui.probe_elements()  # expanded in place: no need to rescan from the top
+                        box = boxer(els)
+                        if box is None:
+                            found = self._find_alarm(boxer)
+                            if found is None:
+                                break
+                            els, box = found
                     box = box.model_copy(update={"bottom": 10 ** 6})  # the expanded area grows downwards
                     delete = delete_in(els)
+                    if delete is None:  # expanded, with its Delete below the list's fold: lift the item
+                        els, box = self._lift_item(els, box, boxer)
+                        if box is None:
+                            break
+                        box = box.model_copy(update={"bottom": 10 ** 6})
+                        delete = delete_in(els)
                 if delete is None:
                     break
                 self.ui.probe_tap(delete)
@@ -1009,6 +1016,23 @@ class DeviceWriter:
         finally:
             self.ui.probe_home()
         return n, clean
+
+    def _lift_item(self, els: list[Any], box: Any, boxer: Callable[[list[Any]], Any]) -> tuple[list[Any], Any]:
+        """Scroll the list up by half the item's distance from the list's top, so an expanded
+        item's lower part (its Delete) comes into view while its label stays on screen (a fling
+        may carry the list further than the swipe). Returns the new screen and the item's box."""
+        assert self.ui is not None
+        top = ((box.left + box.right) // 2, box.top + 1)  # the box may reach down past the screen
+        view = min((e for e in els if e.scrollable and e.bounds.contains(*top)), key=lambda e: e.bounds.area,
+                   default=None)
+        if view is None or box.top - view.bounds.top < 100:
+            return els, None
+        try:
+            self.ui.probe_scroll(True, fraction=(box.top - view.bounds.top) / 2 / view.bounds.height)  # type: ignore[call-arg]
+        except TypeError:  # a probe without measured scrolls
+            return els, None
+        els = self.ui.probe_elements()
+        return els, boxer(els)
 
     # --- destructive -----------------------------------------------------------------------------
     def wipe(self, what: Sequence[str]) -> list[str]:

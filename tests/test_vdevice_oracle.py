@@ -167,3 +167,14 @@ def test_an_alarm_the_policy_sets_is_deleted_at_the_next_reset(backends: Any) ->
     assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
     left = [(a.hour, a.minute) for a in env.read_state().alarms or []]
     assert (made["hour"], made["minute"]) not in left, left
+
+
+def test_setup_alarms_expanded_below_the_fold_are_still_deleted(backends: Any) -> None:
+    """After clock.alarm_create (seed 1) the Clock list ends in an expanded setup alarm whose
+    Delete lies below the screen; teardown lifts the item into view instead of giving up."""
+    rec, env = _run(backends, "clock.alarm_create", 1)
+    assert rec.success is True, rec.checks
+    rec2, env = _run(backends, "clock.alarm_create_label", 1)
+    rep = env.last_teardown
+    assert rep is not None and rep.removed.get("alarms") == 2 and not rep.left, rep
+    assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
