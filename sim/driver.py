@@ -182,15 +182,22 @@ async def long_press(slot: PageSlot, x: float, y: float, ms: int) -> None:
     await _touch(slot, "touchEnd", [])
 
 
-async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300, steps: int = 12,
-                hold_ms: int = 0) -> None:
-    # Each move is awaited: Chromium coalesces queued touch moves, and the page's fling
-    # speed comes from the last move's distance, so pipelining them would change the gesture.
+SWIPE_PATH: tuple[float, ...] = (1 / 3, 2 / 3, 11 / 12, 1.0)
+"""Where along a swipe the moves land (fractions of its length).
+
+The page's fling comes from the *last* move's distance, so the path ends with a step of
+1/12 of the swipe: the gesture a 12-move swipe makes, in 4 moves. Each move is awaited
+(Chromium coalesces queued moves, which would merge the last step into the others), and
+each costs about a frame, so fewer moves is most of a scroll's time (measured: ~430 → ~150
+ms per scroll)."""
+
+
+async def swipe(slot: PageSlot, x0: float, y0: float, x1: float, y1: float, ms: int = 300,
+                path: tuple[float, ...] = SWIPE_PATH, hold_ms: int = 0) -> None:
     await _touch(slot, "touchStart", [(x0, y0)])
     if hold_ms:
         await asyncio.sleep(hold_ms / 1000)
-    for i in range(1, steps + 1):
-        f = i / steps
+    for f in path:
         await _touch(slot, "touchMove", [(x0 + (x1 - x0) * f, y0 + (y1 - y0) * f)])
     await _touch(slot, "touchEnd", [])
 

@@ -53,6 +53,7 @@ def bc(
     epochs: int = typer.Option(10), lr: float = typer.Option(1e-2), batch: int = typer.Option(16),
     seed: int = typer.Option(0),
     cache: Path = typer.Option(Path("runs/demos/oracle-sim.jsonl.gz"), help="Demo cache (gzipped JSONL)."),
+    flavors: str = typer.Option("sim", help="Record demos in each of these flavors (domain randomization), e.g. sim,aosp."),
 ) -> None:
     """Behaviour cloning from oracle demonstrations recorded in the simulator (cached on disk)."""
     import sys
@@ -62,7 +63,8 @@ def bc(
     if split in ("real59", "test"):
         raise typer.BadParameter(f"refusing to clone demos of the evaluation split {split!r}", param_hint="--split")
     res = make_bc_checkpoint(out=out, init=init, split=split, templates=templates, seeds=seeds, epochs=epochs, lr=lr,
-                             batch=batch, seed=seed, cache=cache, command=" ".join(["s2r", *sys.argv[1:]]))
+                             batch=batch, seed=seed, cache=cache, command=" ".join(["s2r", *sys.argv[1:]]),
+                             flavors=tuple(f.strip() for f in flavors.split(",") if f.strip()))
     typer.echo(json.dumps(res))
 
 

@@ -43,7 +43,7 @@ def to_examples(steps: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict
     """Featurize cached demo steps: (instruction, candidates, index of the oracle's action) + coverage counts."""
     feat = Featurizer()
     demos: list[dict[str, Any]] = []
-    stats = {"episodes": len({(s["template"], s["seed"]) for s in steps}), "steps": len(steps), "kept": 0}
+    stats = {"episodes": len({(s["template"], s["seed"], s.get("flavor", "sim")) for s in steps}), "steps": len(steps), "kept": 0}
     for st in steps:
         obs, prompt, hist, a = step_inputs(st)
         cands = feat.candidates(obs, prompt, hist)
@@ -116,9 +116,12 @@ def split_instances(split: str, seeds: int, templates: int = 0, seed: int = 0) -
 
 
 def run_bc(net: MicroNet, instances: list[Any], *, cache: Path | None, epochs: int, lr: float, seed: int,
-           batch: int = 16, pages: int = 1) -> tuple[list[dict[str, Any]], dict[str, int]]:
+           batch: int = 16, pages: int = 1, flavors: tuple[str, ...] = ("sim",),
+           ) -> tuple[list[dict[str, Any]], dict[str, int]]:
     """Collect (or read cached) oracle demos for ``instances`` in the sim and clone them into ``net``.
 
+    ``flavors``: record every instance in each of these app flavors (domain randomization: the
+    same task, different app structure and wording, so the policy learns what the flavors share).
     Returns the per-epoch log (``phase: bc``, loss, accuracy on the demos) and the coverage counts.
     """
     from sim.pool import SimPool
@@ -126,7 +129,7 @@ def run_bc(net: MicroNet, instances: list[Any], *, cache: Path | None, epochs: i
 
     pool = SimPool(Runtime.get(), pages_per_profile=pages)
     try:
-        steps = collect(instances, cache=cache, pool=pool)
+        steps = [st for fl in flavors for st in collect(instances, cache=cache, flavor=fl, pool=pool)]
     finally:
         pool.rt.run(pool.close())
     demos, stats = to_examples(steps)
@@ -136,7 +139,8 @@ def run_bc(net: MicroNet, instances: list[Any], *, cache: Path | None, epochs: i
 
 
 def make_bc_checkpoint(*, out: Path, init: str, split: str, templates: int, seeds: int, epochs: int, lr: float,
-                       batch: int, seed: int, cache: Path | None, command: str) -> dict[str, Any]:
+                       batch: int, seed: int, cache: Path | None, command: str,
+                       flavors: tuple[str, ...] = ("sim",)) -> dict[str, Any]:
     """Clone demos into ``init`` (a checkpoint, or ``scratch``) and write a checkpoint directory with its
     training log, curve and the exact ``command`` that made it."""
     import json
@@ -148,7 +152,7 @@ def make_bc_checkpoint(*, out: Path, init: str, split: str, templates: int, seed
     torch.manual_seed(seed)
     pol = MicroPolicy() if init == "scratch" else load_micro_policy(init)
     insts = split_instances(split, seeds, templates, seed)
-    log, stats = run_bc(pol.net, insts, cache=cache, epochs=epochs, lr=lr, seed=seed, batch=batch)
+    log, stats = run_bc(pol.net, insts, cache=cache, epochs=epochs, lr=lr, seed=seed, batch=batch, flavors=flavors)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with (out / "train_log.jsonl").open("w") as f:
@@ -156,6 +160,6 @@ def make_bc_checkpoint(*, out: Path, init: str, split: str, templates: int, seed
     plot_curve(log, out / "curve.png")
     digest = pol.save(out, meta={"made_by": "behaviour cloning (transfer/train/bc.py)", "command": command,
                                  "init": init, "split": split, "templates": sorted({i.template_id for i in insts}),
-                                 "seeds": seeds, "epochs": epochs, "lr": lr, "batch": batch, "seed": seed,
+                                 "seeds": seeds, "flavors": list(flavors), "epochs": epochs, "lr": lr, "batch": batch, "seed": seed,
                                  "demo_stats": stats, "bc_final": log[-1] if log else None})
     return {"out": str(out), "hash": digest, **stats, "final": log[-1] if log else None}

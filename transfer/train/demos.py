@@ -39,7 +39,7 @@ def record_episode(inst: Any, flavor: str = "sim", pool: Any = None) -> list[dic
         a = pol.act(obs, history)
         if isinstance(a, ActionParseError) or a.type == "abort":
             break
-        steps.append({"template": inst.template_id, "seed": inst.seed, "instruction": prompt,
+        steps.append({"template": inst.template_id, "seed": inst.seed, "flavor": flavor, "instruction": prompt,
                       "obs": obs.model_dump(mode="json", exclude={"screenshot"}),
                       "history": [h.action for h in history], "action": a.to_json()})
         obs, info = env.step(a)
