@@ -59,6 +59,30 @@ def test_marker_and_strip_tag_round_trip() -> None:
     assert untagged(f"a{inv} b {marker(tag)}") == "a b"
 
 
+def test_observations_show_labels_as_a_person_sees_them() -> None:
+    """A policy never sees run tags: not in a label, not in a description, and not as the empty
+    label line of an alarm set up without a label (found by diffing sim and phone observations)."""
+    from device.env import without_run_tags
+
+    tag = new_tag()
+    inv = invisible_marker(tag)
+    screen = (1080, 2400)
+    els = [UIElement.from_px(0, (77, 656, 1004, 712), screen, text=inv, resource_id="com.android.deskclock:id/label"),
+           UIElement.from_px(1, (77, 712, 352, 838), screen, text="07:00", resource_id="com.android.deskclock:id/digital_clock",
+                             clickable=True),
+           UIElement.from_px(2, (861, 731, 1004, 819), screen, text="ON", content_desc=f"07:00 {inv} alarm",
+                             checkable=True, checked=True),
+           UIElement.from_px(3, (77, 900, 1004, 950), screen, text="Gym" + inv),
+           UIElement.from_px(4, (77, 960, 1004, 990), screen, text=f"see {marker(tag)} there")]
+    seen = without_run_tags(els)
+    assert [e.text for e in seen] == ["07:00", "ON", "Gym", "see there"]
+    assert [e.index for e in seen] == [0, 1, 2, 3]
+    assert seen[1].content_desc == "07:00 alarm" and seen[1].checked
+    # an element that takes input stays even when its only text was a tag
+    field = UIElement.from_px(0, (0, 0, 100, 50), screen, text=inv, editable=True)
+    assert without_run_tags([field])[0].text == ""
+
+
 def _instance(template: str, **ctx: Any) -> Any:
     from transfer.tasks.loader import get_template
 

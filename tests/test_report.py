@@ -342,3 +342,23 @@ def test_malformed_lines_and_duplicates_are_skipped_and_counted(tmp_path: Path) 
     assert s["input"]["episodes"] == 12 and s["input"]["excluded"]["undetermined"] == 0  # counted copy kept
     html = write_report(run, bootstrap=B).html.read_text(encoding="utf-8")
     assert "2 malformed line(s)" in html
+
+
+def test_replay_diff_reads_an_episode_from_a_run_directory(tmp_path: Path) -> None:
+    """`s2r replay-diff` finds the episode and its recorded actions; a missing one is a clear error."""
+    import json as _json
+
+    from s2r.cli import app
+    from transfer.replay import episode_actions
+
+    run = tmp_path / "run"
+    (run / "traces" / "e1").mkdir(parents=True)
+    (run / "episodes.jsonl").write_text(_json.dumps({"episode_id": "e1", "task_id": "settings.wifi_off", "seed": 0,
+                                                     "trace_path": "traces/e1"}) + "\n")
+    (run / "traces" / "e1" / "steps.jsonl").write_text(
+        _json.dumps({"step": 1, "action": {"type": "open_app", "app": "settings"}}) + "\n"
+        + _json.dumps({"step": 2, "action": {"type": "complete"}}) + "\n")
+    rec, actions = episode_actions(run, "e1")
+    assert rec["task_id"] == "settings.wifi_off" and [a.type for a in actions] == ["open_app", "complete"]
+    bad = CliRunner().invoke(app, ["replay-diff", str(run), "nope"])
+    assert bad.exit_code == 2 and "no episode 'nope'" in bad.output

@@ -178,3 +178,26 @@ def test_setup_alarms_expanded_below_the_fold_are_still_deleted(backends: Any) -
     rep = env.last_teardown
     assert rep is not None and rep.removed.get("alarms") == 2 and not rep.left, rep
     assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
+
+
+def test_replay_diff_finds_where_sim_and_phone_observations_part(backends: Any) -> None:
+    """The same actions from the same task instance: the virtual phone shows what the sim in its
+    flavor and profile shows; the sim in another flavor differs from the first screen it changes."""
+    from actionmap.actions import Key
+    from sim.env import SimEnv
+    from transfer.replay import replay_diff
+    from transfer.tasks.loader import get_template
+
+    inst = get_template("settings.wifi_off").instantiate(0)
+    actions = [OpenApp(app="settings"), Key(key="back")]
+    lease = backends.lease(_spec("settings.wifi_off"))
+    try:
+        same = replay_diff(actions, inst, SimEnv("pixel", flavor="aosp", screenshots=False), lease.env)
+        other = replay_diff(actions, inst, SimEnv("pixel", flavor="sim", screenshots=False), lease.env)
+    finally:
+        lease.release(False)
+    assert [d.step for d in same] == [0, 1, 2]
+    assert all(d.same for d in same), [(d.step, d.only_sim[:3], d.only_device[:3]) for d in same if not d.same]
+    assert same[1].sim_foreground == same[1].device_foreground == "settings" and same[1].sim_elements > 5
+    assert other[0].same and not other[1].same  # the launcher is shared; Settings' structure is not
+    assert other[1].only_sim and other[1].only_device

@@ -277,7 +277,7 @@ class VirtualPhone:
         self._state_time = when
 
     def _sync_clock_locked(self, data: dict[str, Any] | None = None) -> bool:
-        """Advance the sim's clock (time, running timers, stopwatch) to the phone's clock.
+        """Advance the sim's clock (time, running timers, stopwatch, a toast's time on screen) to the phone's clock.
 
         Done in Python on the state (what ``S2R.tick`` does in the page), only when a whole
         second passed; the render cache is invalidated only when the screen would change
@@ -310,6 +310,17 @@ class VirtualPhone:
         if sw and sw.get("running"):
             sw["elapsed_ms"] = int(sw.get("elapsed_ms", 0)) + delta * 1000
             visible = True
+        ui = data.get("ui") or {}
+        toast = ui.get("toast")
+        if toast:
+            # A toast's ttl is counted in clock ticks in the page (one per sim step); here it is
+            # seconds of the phone's clock, so "ttl 2" is Android's LENGTH_SHORT (2 s). Without
+            # this a toast stayed up until something else cleared it, and policies saw it for
+            # steps after the sim had removed it.
+            toast["ttl"] = float(toast.get("ttl", 0)) - delta
+            if toast["ttl"] <= 0:
+                ui["toast"] = None
+                visible = True
         self._state_time = target
         if own:
             self.env.restore(json.dumps(data))
