@@ -58,10 +58,20 @@ def element_line(e: UIElement, bounds: bool = True) -> str:
     return line
 
 
+CLOCK_IDS: frozenset[str] = frozenset({"clock"})
+"""Resource ids of elements that show the time of day (status bar, launcher clock), left out by
+default: the sim's clock moves by a fixed step per action and a phone's follows wall time, so
+they differ as soon as a minute turns over on one side and not yet on the other."""
+
+
 def diff_observations(step: int, action: Action | None, sim: Observation, dev: Observation, *, bounds: bool = True,
-                      sim_invalid: str | None = None, device_invalid: str | None = None) -> StepDiff:
-    a = [element_line(e, bounds) for e in sim.elements]
-    b = [element_line(e, bounds) for e in dev.elements]
+                      sim_invalid: str | None = None, device_invalid: str | None = None,
+                      ignore_ids: frozenset[str] = CLOCK_IDS) -> StepDiff:
+    def keep(e: UIElement) -> bool:
+        return (e.resource_id or "").rsplit("/", 1)[-1] not in ignore_ids
+
+    a = [element_line(e, bounds) for e in sim.elements if keep(e)]
+    b = [element_line(e, bounds) for e in dev.elements if keep(e)]
     only_sim: list[str] = []
     only_dev: list[str] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
@@ -77,19 +87,19 @@ def diff_observations(step: int, action: Action | None, sim: Observation, dev: O
 
 
 def replay_diff(actions: list[Action], instance: Any, sim_env: Any, device_env: Any, *,
-                bounds: bool = True) -> list[StepDiff]:
+                bounds: bool = True, ignore_ids: frozenset[str] = CLOCK_IDS) -> list[StepDiff]:
     """Reset both envs to ``instance``, step both through ``actions``; one :class:`StepDiff` per observation.
 
     Stops after an action that ends the episode (complete, answer, abort) on either side.
     """
     sim_obs = sim_env.reset(instance)
     dev_obs = device_env.reset(instance)
-    out = [diff_observations(0, None, sim_obs, dev_obs, bounds=bounds)]
+    out = [diff_observations(0, None, sim_obs, dev_obs, bounds=bounds, ignore_ids=ignore_ids)]
     for i, a in enumerate(actions, start=1):
         sim_obs, si = sim_env.step(a)
         dev_obs, di = device_env.step(a)
         out.append(diff_observations(i, a, sim_obs, dev_obs, bounds=bounds, sim_invalid=si.invalid_action,
-                                     device_invalid=di.invalid_action))
+                                     device_invalid=di.invalid_action, ignore_ids=ignore_ids))
         if si.done or di.done:
             break
     return out
