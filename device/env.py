@@ -44,28 +44,19 @@ __all__ = ["DeviceEnv", "DeviceOptions", "DeviceNotReady", "UnsafeTask"]
 
 log = logging.getLogger(__name__)
 _MARKS = re.compile(f"{TAG_RE.pattern}|{TAG_INVISIBLE_RE.pattern}")
-_SPACED_MARK = re.compile(f"(?<= )(?:{TAG_RE.pattern}|{TAG_INVISIBLE_RE.pattern}) ")
-
-
-def _untag(text: str) -> str:
-    # a marker that stood alone between two words ("07:00 <tag> alarm": an alarm whose label is
-    # only its tag) goes with one of its spaces, so the text reads as the app would show it
-    return untagged(_SPACED_MARK.sub("", text))
-
-
 def without_run_tags(elements: list[UIElement]) -> list[UIElement]:
     """The elements as a person sees them: setup's run tags are bookkeeping, not UI.
 
     Markers are removed from text and descriptions, and an element that showed nothing but a
     marker (the label line of an alarm set up without a label) is dropped, as the app shows
-    no label there; indices are renumbered.
+    no label there; indices are renumbered. Untagged elements come back as they were.
     """
     out: list[UIElement] = []
     for e in elements:
         if not (_MARKS.search(e.text) or _MARKS.search(e.content_desc)):
             out.append(e.model_copy(update={"index": len(out)}) if e.index != len(out) else e)
             continue
-        text, desc = _untag(e.text), _untag(e.content_desc)
+        text, desc = untagged(e.text), untagged(e.content_desc)
         if not text.strip() and not desc.strip() and not (e.clickable or e.editable or e.checkable or e.scrollable
                                                           or e.long_clickable):
             continue
@@ -393,8 +384,7 @@ class DeviceEnv:
         display = rotated_size(*(self.pf.natural_size or (1080, 2400)), rot)
         obs, meta, hier = observer.observe(step=self._step, display=display, density=self.pf.density or 420,
                                            rotation=rot, xml=xml, meta=meta)
-        if any(_MARKS.search(e.text) or _MARKS.search(e.content_desc) for e in obs.elements):
-            obs.elements = without_run_tags(obs.elements)
+        obs.elements = without_run_tags(obs.elements)
         if obs.screen.rotation != rot:  # the phone rotated: rotation-aware geometry from now on
             self.pf.rotation = obs.screen.rotation
         self._last_obs, self._last_hier = obs, hier

@@ -91,7 +91,10 @@ def strip_tag(text: str) -> tuple[str, str | None]:
     if m and len(m.group(1)) % 2 == 0:
         code = m.group(1)
         hexd = "".join("%x" % (_ZW.index(code[i]) << 2 | _ZW.index(code[i + 1])) for i in range(0, len(code), 2))
-        return (text[:m.start()] + text[m.end():]), "s2r-" + hexd
+        end = m.end()
+        if text[m.start() - 1:m.start()] == " " and text[end:end + 1] == " ":
+            end += 1  # a marker alone between two words ("07:00 <tag> alarm") goes with one space
+        return (text[:m.start()] + text[end:]), "s2r-" + hexd
     return text, None
 
 

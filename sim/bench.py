@@ -91,8 +91,12 @@ def _time(fn: Callable[[], Any], n: int) -> list[float]:
     return out
 
 
-def _throughput(pool: Any, cycle: list[Any], phones: int, seconds: float, shots: bool,
-                procs: list[int]) -> tuple[float, float]:
+def _procs() -> list[int]:
+    """This process and its descendants (the Playwright driver, every Chromium process)."""
+    return [os.getpid(), *_descendants(os.getpid())]
+
+
+def _throughput(pool: Any, cycle: list[Any], phones: int, seconds: float, shots: bool) -> tuple[float, float]:
     """(steps per second, CPU ms per step) with ``phones`` phones stepping at once until ``seconds`` pass."""
     from .env import SimEnv
 
@@ -111,7 +115,7 @@ def _throughput(pool: Any, cycle: list[Any], phones: int, seconds: float, shots:
             with lock:
                 count[0] += 1
 
-    procs = [*procs, *(p for p in _descendants(os.getpid()) if p not in procs)]
+    procs = _procs()
     cpu0 = _cpu_s(procs)
     t = time.perf_counter()
     ths = [threading.Thread(target=worker, args=(e,)) for e in envs]
@@ -123,7 +127,7 @@ def _throughput(pool: Any, cycle: list[Any], phones: int, seconds: float, shots:
     return rate, round((_cpu_s(procs) - cpu0) / max(1, count[0]) * 1e3, 1)
 
 
-def _capture_cpu_ms(env: Any, procs: list[int], n: int = 10) -> float:
+def _capture_cpu_ms(env: Any, n: int = 10) -> float:
     """CPU ms (all processes) of one 1080x2400 capture of a page that does not change."""
     from . import driver
 
@@ -133,6 +137,7 @@ def _capture_cpu_ms(env: Any, procs: list[int], n: int = 10) -> float:
                 await driver.screenshot(slot, env.image_format, env.quality)
 
     env.rt.run(shots())  # warm: the page is loaded and drawn
+    procs = _procs()
     cpu0 = _cpu_s(procs)
     env.rt.run(shots())
     return round((_cpu_s(procs) - cpu0) / n * 1e3, 1)
@@ -206,9 +211,8 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     # aggregate throughput: `phones` logical phones stepping concurrently over `pages` pages,
     # first as the issue defines a step (with a 1080x2400 screenshot), then elements only (what
     # a policy that does not read pixels pays: the runner skips the capture for it)
-    procs = [os.getpid(), *_descendants(os.getpid())]
     for suffix, shots in (("", True), ("_elements_only", False)):
-        rate, cpu_ms = _throughput(pool, cycle, phones, seconds, shots, procs)
+        rate, cpu_ms = _throughput(pool, cycle, phones, seconds, shots)
         out["steps_per_s" + suffix] = rate
         # CPU of this process, the Playwright driver and every Chromium process, per step: what
         # bounds throughput on an idle machine (cores / cpu_ms_per_step)
@@ -218,7 +222,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     out["concurrent_phones"] = phones
     # what one full-resolution capture of an unchanged page costs, all processes together:
     # the floor under a step with a screenshot
-    out["capture_cpu_ms"] = _capture_cpu_ms(env, procs)
+    out["capture_cpu_ms"] = _capture_cpu_ms(env)
 
     # logical phones alive at once, and what each costs
     import tracemalloc

@@ -43,7 +43,8 @@ def to_examples(steps: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict
     """Featurize cached demo steps: (instruction, candidates, index of the oracle's action) + coverage counts."""
     feat = Featurizer()
     demos: list[dict[str, Any]] = []
-    stats = {"episodes": len({(s["template"], s["seed"], s.get("flavor", "sim")) for s in steps}), "steps": len(steps), "kept": 0}
+    episodes = {(s["template"], s["seed"], s.get("flavor", "sim")) for s in steps}
+    stats = {"episodes": len(episodes), "steps": len(steps), "kept": 0}
     for st in steps:
         obs, prompt, hist, a = step_inputs(st)
         cands = feat.candidates(obs, prompt, hist)
@@ -160,6 +161,7 @@ def make_bc_checkpoint(*, out: Path, init: str, split: str, templates: int, seed
     plot_curve(log, out / "curve.png")
     digest = pol.save(out, meta={"made_by": "behaviour cloning (transfer/train/bc.py)", "command": command,
                                  "init": init, "split": split, "templates": sorted({i.template_id for i in insts}),
-                                 "seeds": seeds, "flavors": list(flavors), "epochs": epochs, "lr": lr, "batch": batch, "seed": seed,
+                                 "seeds": seeds, "flavors": list(flavors), "epochs": epochs, "lr": lr, "batch": batch,
+                                 "seed": seed,
                                  "demo_stats": stats, "bc_final": log[-1] if log else None})
     return {"out": str(out), "hash": digest, **stats, "final": log[-1] if log else None}
