@@ -55,7 +55,7 @@ def check_packages() -> list[Check]:
 
 
 def check_chromium() -> Check:
-    from sim.browser import find_chromium, launch_kwargs
+    from sim.browser import find_chromium, is_headless_shell, launch_kwargs
 
     exe = find_chromium()
     try:
@@ -70,7 +70,11 @@ def check_chromium() -> Check:
             browser.close()
         if not ok:
             return Check("chromium", "fail", f"{exe}: page did not render", "reinstall chromium")
-        return Check("chromium", "ok", f"{version} headless ({exe or 'playwright bundled'})", data={"path": exe})
+        detail = f"{version} headless ({exe or 'playwright bundled'})"
+        if exe is not None and not is_headless_shell(exe):
+            # works, but the full browser costs more memory per page (see sim.browser)
+            detail += "; apt-get install chromium-headless-shell for leaner pages"
+        return Check("chromium", "ok", detail, data={"path": exe, "headless_shell": is_headless_shell(exe)})
     except Exception as e:  # noqa: BLE001
         fix = "apt-get install -y chromium" if exe is None else "check that the browser starts: chromium --headless --no-sandbox"
         if exe is None:

@@ -39,6 +39,14 @@ if ! "$VENV/bin/python" -c 'from sim.browser import find_chromium; import sys; s
     "$VENV/bin/python" -m playwright install chromium
   fi
 fi
+# The headless shell (what Playwright itself runs for headless Chromium): leaner pages than the
+# full browser. Optional: s2r falls back to the full browser without it.
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && ! command -v chromium-headless-shell >/dev/null 2>&1 \
+   && [ -z "${S2R_CHROMIUM:-}" ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1 \
+    || (apt-get update -qq >/dev/null && apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1)) || true
+fi
 # Fonts for text in any script (CJK, emoji) where we may install them.
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && command -v fc-list >/dev/null 2>&1; then
   if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then

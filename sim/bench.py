@@ -78,6 +78,18 @@ def _cpu_s(pids: list[int]) -> float:
     return total
 
 
+def _browser_name(rt: Any) -> str:
+    """Which Chromium build the figures are for (the headless shell and the full browser differ)."""
+    from .browser import find_chromium
+
+    exe = find_chromium()
+    try:
+        version = rt.browser.version
+    except Exception:  # noqa: BLE001 - the name alone still says which build
+        version = "?"
+    return f"{Path(exe).name if exe else 'playwright-bundled'} {version}"
+
+
 def _load() -> float:
     return round(os.getloadavg()[0], 2)
 
@@ -161,7 +173,8 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     runtime_s = time.perf_counter() - t_start
     pool = SimPool(rt, pages_per_profile=pages)
     out: dict[str, Any] = {"profile": prof.name, "screen": f"{prof.width_px}x{prof.height_px}", "pages": pages,
-                           "cpus": os.cpu_count(), "python": sys.version.split()[0], "load_avg_1m_start": load0}
+                           "cpus": os.cpu_count(), "python": sys.version.split()[0], "load_avg_1m_start": load0,
+                           "browser": _browser_name(rt)}
     # start-up: the runtime (Playwright, the page server, Chromium), when this call started it
     out["runtime_start_s"] = round(runtime_s, 3) if fresh else None
 
@@ -208,6 +221,21 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     out["step_ms_p95"] = round(_p(lat, 0.95), 1)
     out["observe_ms_p50"] = round(_p(obs_ms, 0.5), 1)  # settle + elements + screenshot
 
+    # what each live page past the first costs once pages have stepped. The pool average after
+    # steps also carries one-off costs (the shared renderer, code paged in by raster and
+    # capture), so measure forward: one page stepped, then all of them. (Closing pages and
+    # reading what they gave back would flatter: freed memory is not all returned at once.)
+    pss_one = None
+    if pages > 1:
+        rt.run(pool.trim(prof, keep=1))
+        pool.pages_per_profile = 1
+        try:
+            _throughput(pool, cycle, min(phones, 2), min(seconds, 3.0), True)
+        finally:
+            pool.pages_per_profile = pages
+        pss_one = _browser_pss_mb()
+        rt.run(pool.warm(prof, pages))  # page start-up stays out of the throughput window
+
     # aggregate throughput: `phones` logical phones stepping concurrently over `pages` pages,
     # first as the issue defines a step (with a 1080x2400 screenshot), then elements only (what
     # a policy that does not read pixels pays: the runner skips the capture for it)
@@ -218,11 +246,15 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
         # bounds throughput on an idle machine (cores / cpu_ms_per_step)
         out["cpu_ms_per_step" + suffix] = cpu_ms
         if shots:
-            out["pss_mb_per_page_after_steps"] = round((_browser_pss_mb() - pss0) / pages, 1) if pages else None
+            pss3 = _browser_pss_mb()
+            out["pss_mb_per_page_after_steps"] = round((pss3 - pss0) / pages, 1) if pages else None
+            out["pss_mb_per_added_page_after_steps"] = (round((pss3 - pss_one) / (pages - 1), 1)
+                                                        if pss_one is not None else None)
     out["concurrent_phones"] = phones
     # what one full-resolution capture of an unchanged page costs, all processes together:
     # the floor under a step with a screenshot
     out["capture_cpu_ms"] = _capture_cpu_ms(env)
+
 
     # logical phones alive at once, and what each costs
     import tracemalloc

@@ -212,6 +212,25 @@ class SimPool:
             if isinstance(s, BaseException):
                 raise s
 
+    async def trim(self, profile: DeviceProfile, keep: int = 1) -> int:
+        """Close idle pages of ``profile`` until at most ``keep`` pages remain; returns how many closed.
+
+        A pool sized for a burst of phones holds its pages (each tens of MB once stepped)
+        until closed; this hands back what a quieter phase does not need. Pages in use are
+        left alone, and the cap is unchanged, so a later burst opens pages again. The pages
+        kept are the most recently used (their phones are likeliest to step again).
+        """
+        lane = self._lane(profile)
+        closed = 0
+        while lane.count > max(0, keep) and lane.idle:
+            slot = lane.idle.pop(0)  # least recently used first
+            if slot in self._all:
+                self._all.remove(slot)
+            lane.count -= 1
+            closed += 1
+            await slot.close()
+        return closed
+
     async def close(self) -> None:
         for s in list(self._all):
             await s.close()

@@ -248,18 +248,71 @@ def test_server_api_configures_forks_and_validates(sim_pool) -> None:
     assert code == 404
 
 
+def test_trim_closes_idle_pages_and_the_pool_still_serves() -> None:
+    """`SimPool.trim` hands back idle pages beyond `keep`; the cap is kept, so a burst reopens them."""
+    from sim.pool import SimPool
+    from sim.profiles import get_profile
+    from sim.runtime import Runtime
+
+    rt = Runtime.get()
+    pool = SimPool(rt, pages_per_profile=3)
+    prof = get_profile("default")
+    try:
+        rt.run(pool.warm(prof, 3))
+        assert pool.live_pages == 3
+        assert rt.run(pool.trim(prof, keep=1)) == 2
+        assert pool.live_pages == 1
+        assert rt.run(pool.trim(prof, keep=1)) == 0  # nothing more to hand back
+        envs = [SimEnv(pool=pool, seed=i) for i in range(3)]
+        for e in envs:
+            e.reset()
+        obs, info = envs[2].step(OpenApp(app="settings"))
+        assert obs.foreground.app == "settings" and not info.invalid_action
+        rt.run(pool.warm(prof, 3))
+        assert pool.live_pages == 3 and pool.replaced == 0
+    finally:
+        rt.run(pool.close())
+
+
+def test_the_headless_shell_is_preferred_for_headless_work(tmp_path, monkeypatch) -> None:
+    """A headless shell on PATH is picked for headless launches, never for a headed one;
+    /dev/shm is told off only where it is too small to hold Chromium's shared memory."""
+    from sim import browser
+
+    for name in ("chromium-headless-shell", "chromium"):
+        f = tmp_path / name
+        f.write_text("#!/bin/sh\n")
+        f.chmod(0o755)
+    monkeypatch.delenv("S2R_CHROMIUM", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert browser.find_chromium() == str(tmp_path / "chromium-headless-shell")
+    assert browser.find_chromium(headless=False) == str(tmp_path / "chromium")
+    assert browser.is_headless_shell(browser.find_chromium()) and not browser.is_headless_shell(str(tmp_path / "chromium"))
+    monkeypatch.setenv("S2R_CHROMIUM", str(tmp_path / "chromium"))
+    assert browser.find_chromium() == str(tmp_path / "chromium")  # an explicit choice wins
+    assert browser.shm_is_small(str(tmp_path / "missing"))
+    monkeypatch.setattr(browser, "shm_is_small", lambda path="/dev/shm": True)
+    assert "--disable-dev-shm-usage" in browser.launch_kwargs()["args"]  # type: ignore[operator]
+    monkeypatch.setattr(browser, "shm_is_small", lambda path="/dev/shm": False)
+    assert "--disable-dev-shm-usage" not in browser.launch_kwargs()["args"]  # type: ignore[operator]
+
+
 def test_bench_sim_measures_every_figure() -> None:
     """`s2r bench sim` on a tiny budget: every figure is measured (a number, in range), none is missing."""
     from sim.bench import run
 
-    out = run(phones=2, pages=1, steps=5, logical=20, seconds=1.0)
+    out = run(phones=2, pages=2, steps=5, logical=20, seconds=1.0)
     for key in ("cold_start_s_p50", "reset_s_p50", "step_ms_p50", "step_ms_p95", "steps_per_s",
                 "steps_per_s_elements_only", "cpu_ms_per_step", "cpu_ms_per_step_elements_only", "capture_cpu_ms",
                 "pss_mb_per_logical_phone", "fork_ms", "state_capture_ms", "judge_ms"):
         assert isinstance(out[key], (int, float)) and out[key] >= 0, (key, out[key])
     # page memory is measured too, but in a browser this test session shares with other pages it
     # can come out below zero (their memory moves meanwhile); only a fresh runtime makes it meaningful
-    assert isinstance(out["pss_mb_per_page"], (int, float)) and out["browser_pss_mb"] > 0
+    for key in ("pss_mb_per_page", "pss_mb_per_added_page", "pss_mb_per_page_after_steps",
+                "pss_mb_per_added_page_after_steps"):
+        assert isinstance(out[key], (int, float)), (key, out[key])
+    assert out["browser_pss_mb"] > 0
+    assert out["browser"].split()[0] and out["browser"].split()[1][0].isdigit()  # which build, which version
     assert out["logical_phones"] == 20 and out["pages_replaced"] == 0
     assert 0 < out["steps_per_s"] and 0 < out["steps_per_s_elements_only"]
     assert out["step_ms_p95"] >= out["step_ms_p50"] > 0
