@@ -230,7 +230,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
         rt.run(pool.trim(prof, keep=1))
         pool.pages_per_profile = 1
         try:
-            _throughput(pool, cycle, min(phones, 2), min(seconds, 3.0), True)
+            _throughput(pool, cycle, phones, min(seconds, 5.0), True)
         finally:
             pool.pages_per_profile = pages
         pss_one = _browser_pss_mb()
