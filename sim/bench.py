@@ -14,6 +14,33 @@ from typing import Any
 from actionmap.actions import Key, OpenApp, Scroll, Tap
 
 
+TARGETS: dict[str, tuple[str, float, float | None]] = {
+    # figure: (which way is better, s2r's target, the peer's figure where one was published)
+    "cold_start_s_p50": ("<=", 0.3, 1.9),  # MobileGym: first observation after 1.7-2.1 s
+    "reset_s_p50": ("<=", 0.2, 1.75),
+    "step_ms_p50": ("<=", 100.0, 180.0),  # MobileGym: tap + 1080x2400 JPEG 155-205 ms
+    "steps_per_s": (">=", 20.0, 10.0),
+    "pss_mb_per_added_page": ("<=", 50.0, 49.5),
+    "pss_mb_per_added_page_after_steps": ("<=", 50.0, None),
+    "pss_mb_per_logical_phone": ("<=", 1.0, None),
+    "fork_ms": ("<=", 10.0, None),
+    "state_capture_ms": ("<=", 2.0, None),
+    "judge_ms": ("<=", 1.0, 14.0),
+}
+"""The issue's targets for ``s2r bench sim`` on a 2-core machine, beside MobileGym's published
+figures (midpoints of its ranges), for the human-readable table."""
+
+
+def target_rows(out: dict[str, Any]) -> list[tuple[str, Any, str, str, bool | None]]:
+    """(figure, measured, target, peer, met) for every figure that has a target; met is None when not measured."""
+    rows = []
+    for key, (way, target, peer) in TARGETS.items():
+        v = out.get(key)
+        met = None if not isinstance(v, (int, float)) else (v <= target if way == "<=" else v >= target)
+        rows.append((key, v, f"{way} {target:g}", "" if peer is None else f"{peer:g}", met))
+    return rows
+
+
 def _p(xs: list[float], q: float) -> float:
     xs = sorted(xs)
     if not xs:

@@ -318,3 +318,25 @@ def test_bench_sim_measures_every_figure() -> None:
     assert out["step_ms_p95"] >= out["step_ms_p50"] > 0
     # a capture costs CPU somewhere (browser, compositor, encoder): zero would mean it was not measured
     assert out["capture_cpu_ms"] > 0
+
+
+def test_bench_table_marks_each_target_met_or_not(monkeypatch) -> None:
+    """`s2r bench sim --no-json` prints every target with the measured figure and whether it is met."""
+    from typer.testing import CliRunner
+
+    import sim.bench
+    from s2r.cli import app
+    from sim.bench import TARGETS, target_rows
+
+    fake = {"pages": 2, "concurrent_phones": 4, "cpus": 2, "browser": "chromium-headless-shell 156",
+            "cold_start_s_p50": 0.08, "steps_per_s": 12.0, "judge_ms": 0.3, "pss_mb_per_added_page_after_steps": None}
+    rows = {r[0]: r for r in target_rows(fake)}
+    assert set(rows) == set(TARGETS)
+    assert rows["cold_start_s_p50"][4] is True  # 0.08 <= 0.3
+    assert rows["steps_per_s"][4] is False  # 12 < 20
+    assert rows["pss_mb_per_added_page_after_steps"][4] is None  # not measured is not "met"
+    monkeypatch.setattr(sim.bench, "run", lambda **kw: fake)
+    res = CliRunner().invoke(app, ["bench", "sim", "--no-json"], terminal_width=200)
+    assert res.exit_code == 0, res.output
+    assert "not met" in res.output and "met" in res.output.replace("not met", "")
+    assert '"steps_per_s": 12.0' in res.output  # the figures follow the table

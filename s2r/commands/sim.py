@@ -43,13 +43,28 @@ def bench_sim(
     steps: int = typer.Option(30, help="Steps for the latency figures."),
     logical: int = typer.Option(1000, help="Logical phones kept alive at once."),
     seconds: float = typer.Option(10.0, help="Duration of the throughput run."),
-    as_json: bool = typer.Option(True, "--json/--no-json", help="Print one JSON object."),
+    as_json: bool = typer.Option(True, "--json/--no-json",
+                                 help="Print one JSON object (--no-json: a table against the targets)."),
 ) -> None:
     """Measure the simulator: start-up, reset, step latency, throughput, memory, fork/capture/judge."""
-    from sim.bench import run
+    from sim.bench import run, target_rows
 
     res = run(phones=phones, pages=pages, steps=steps, logical=logical, seconds=seconds)
-    typer.echo(json.dumps(res, indent=None if as_json else 2))
+    if as_json:
+        typer.echo(json.dumps(res))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    t = Table(title=f"s2r bench sim: {res['pages']} pages, {res.get('concurrent_phones')} phones, "
+                    f"{res['cpus']} CPUs, {res['browser']}")
+    for col in ("figure", "measured", "target", "MobileGym", ""):
+        t.add_column(col)
+    for key, v, target, peer, met in target_rows(res):
+        t.add_row(key, "—" if v is None else f"{v:g}", target, peer,
+                  "[green]met[/]" if met else "[red]not met[/]" if met is False else "")
+    Console().print(t)
+    typer.echo(json.dumps(res, indent=2))
 
 
 def register(app: typer.Typer) -> None:
