@@ -71,10 +71,11 @@ def check_chromium() -> Check:
         if not ok:
             return Check("chromium", "fail", f"{exe}: page did not render", "reinstall chromium")
         detail = f"{version} headless ({exe or 'playwright bundled'})"
-        if exe is not None and not is_headless_shell(exe):
+        shell = is_headless_shell(exe)
+        if exe is not None and not shell:
             # works, but the full browser costs more memory per page (see sim.browser)
             detail += "; apt-get install chromium-headless-shell for leaner pages"
-        return Check("chromium", "ok", detail, data={"path": exe, "headless_shell": is_headless_shell(exe)})
+        return Check("chromium", "ok", detail, data={"path": exe, "headless_shell": shell})
     except Exception as e:  # noqa: BLE001
         fix = "apt-get install -y chromium" if exe is None else "check that the browser starts: chromium --headless --no-sandbox"
         if exe is None:

@@ -30,9 +30,17 @@ if ! "$VENV/bin/python" -c 'import torch' >/dev/null 2>&1; then
 fi
 "${PIP[@]}" -e ".[test]"
 
+can_apt() { [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; }
+# Best effort: install from the package lists as they are, else refresh them and retry.
+apt_try() {
+  export DEBIAN_FRONTEND=noninteractive
+  (apt-get install -y -qq "$@" >/dev/null 2>&1 \
+    || (apt-get update -qq >/dev/null && apt-get install -y -qq "$@" >/dev/null 2>&1)) || true
+}
+
 # Chromium for Playwright: a system Chromium where there is one; apt-get as root; else Playwright's.
 if ! "$VENV/bin/python" -c 'from sim.browser import find_chromium; import sys; sys.exit(0 if find_chromium() else 1)'; then
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  if can_apt; then
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq >/dev/null && apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji >/dev/null
   else
@@ -41,18 +49,11 @@ if ! "$VENV/bin/python" -c 'from sim.browser import find_chromium; import sys; s
 fi
 # The headless shell (what Playwright itself runs for headless Chromium): leaner pages than the
 # full browser. Optional: s2r falls back to the full browser without it.
-if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && ! command -v chromium-headless-shell >/dev/null 2>&1 \
-   && [ -z "${S2R_CHROMIUM:-}" ]; then
-  export DEBIAN_FRONTEND=noninteractive
-  (apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1 \
-    || (apt-get update -qq >/dev/null && apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1)) || true
+if can_apt && [ -z "${S2R_CHROMIUM:-}" ] && ! command -v chromium-headless-shell >/dev/null 2>&1; then
+  apt_try chromium-headless-shell
 fi
 # Fonts for text in any script (CJK, emoji) where we may install them.
-if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1 && command -v fc-list >/dev/null 2>&1; then
-  if ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
-    export DEBIAN_FRONTEND=noninteractive
-    (apt-get install -y -qq fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1 \
-      || (apt-get update -qq >/dev/null && apt-get install -y -qq fonts-noto-cjk fonts-noto-color-emoji >/dev/null 2>&1)) || true
-  fi
+if can_apt && command -v fc-list >/dev/null 2>&1 && ! fc-list 2>/dev/null | grep -qi "Noto Sans CJK"; then
+  apt_try fonts-noto-cjk fonts-noto-color-emoji
 fi
 echo "$want" > "$stamp"

@@ -107,9 +107,7 @@ def _cpu_s(pids: list[int]) -> float:
 
 def _browser_name(rt: Any) -> str:
     """Which Chromium build the figures are for (the headless shell and the full browser differ)."""
-    from .browser import find_chromium
-
-    exe = find_chromium()
+    exe = rt.executable
     try:
         version = rt.browser.version
     except Exception:  # noqa: BLE001 - the name alone still says which build
@@ -281,7 +279,6 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     # what one full-resolution capture of an unchanged page costs, all processes together:
     # the floor under a step with a screenshot
     out["capture_cpu_ms"] = _capture_cpu_ms(env)
-
 
     # logical phones alive at once, and what each costs
     import tracemalloc

@@ -86,7 +86,7 @@ def find_chromium(headless: bool = True) -> str | None:
 
 
 def is_headless_shell(exe: str | None) -> bool:
-    """Whether ``exe`` is a Chromium headless shell (by name, following a wrapper script's name)."""
+    """Whether ``exe`` is a Chromium headless shell (told by its file name)."""
     return exe is not None and "headless-shell" in Path(exe).name
 
 

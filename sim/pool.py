@@ -167,6 +167,12 @@ class SimPool:
                 return True
         return False
 
+    def _forget(self, lane: _Lane, slot: driver.PageSlot) -> None:
+        """Take ``slot`` off the pool's books (the caller closes it), freeing its place under the cap."""
+        if slot in self._all:
+            self._all.remove(slot)
+        lane.count -= 1
+
     def _release(self, lane: _Lane, slot: driver.PageSlot) -> None:
         if not self._wake(lane, slot):
             lane.idle.append(slot)
@@ -175,9 +181,7 @@ class SimPool:
         lane = self._lane(slot.profile)
         if broken or slot.dead or slot.page.is_closed():
             self.replaced += 1
-            if slot in self._all:
-                self._all.remove(slot)
-            lane.count -= 1  # the next taker opens a fresh page
+            self._forget(lane, slot)  # the next taker opens a fresh page
             self._wake(lane, None)
             await slot.close()
             return
@@ -224,9 +228,7 @@ class SimPool:
         closed = 0
         while lane.count > max(0, keep) and lane.idle:
             slot = lane.idle.pop(0)  # least recently used first
-            if slot in self._all:
-                self._all.remove(slot)
-            lane.count -= 1
+            self._forget(lane, slot)
             closed += 1
             await slot.close()
         return closed

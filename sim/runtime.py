@@ -37,6 +37,7 @@ class Runtime:
         self.playwright: Any = None
         self.browsers: dict[float, Any] = {}
         self._launching: dict[float, asyncio.Future[Any]] = {}
+        self.executable: str | None = None  # the Chromium last launched (None: Playwright's own)
         self._closed = False
         self.run(self._start())
 
@@ -63,8 +64,9 @@ class Runtime:
             return b
         pending = self._launching.get(key)
         if pending is None:
-            pending = self._launching[key] = asyncio.ensure_future(
-                self.playwright.chromium.launch(**launch_kwargs(device_scale_factor=key)))
+            kw = launch_kwargs(device_scale_factor=key)
+            self.executable = kw.get("executable_path")  # type: ignore[assignment]
+            pending = self._launching[key] = asyncio.ensure_future(self.playwright.chromium.launch(**kw))
             try:
                 self.browsers[key] = await pending
             finally:
