@@ -149,6 +149,11 @@ class WorldState(_M):
     device: DeviceInfo = Field(default_factory=DeviceInfo)
     foreground: ForegroundState = Field(default_factory=ForegroundState)
     clipboard: str | None = None
+    hidden: dict[str, list[str]] = Field(
+        default_factory=dict,
+        description="Record values this backend cannot see, as 'kind.field' → values: {'messages.box': "
+                    "['draft', 'outbox', 'failed', 'queued']} on a stock phone, whose shell reads SMS through the "
+                    "restricted view. A check about such records is undetermined, never failed or passed.")
 
     def get_path(self, path: str) -> Any:
         """Read a dotted path (``settings.wifi``, ``alarms``); ``None`` when unknown."""

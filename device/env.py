@@ -37,6 +37,8 @@ from device.observe import Observer, ObserveMeta
 from device.parsers import Hierarchy, ParseError, parse_hierarchy
 from device.preflight import DeviceTweaks, Preflight, run_preflight, wake_and_unlock
 from device.readers import TAG_INVISIBLE_RE, TAG_RE, ReaderOptions, StateReader, untagged
+from device.appops import AppOpGrant, grant_appop, restore_appop
+from device.localcal import create_local_calendar, find_s2r_calendars, remove_local_calendar
 from device.writers import (DeviceWriter, Journal, SettingsJournal, SetupError, SetupReport, TeardownReport,
                             journal_dir, refusal_reason)
 
@@ -85,15 +87,31 @@ class SessionJournal(BaseModel):
     ime_old: str | None = None
     ime_switched_to: str | None = None
     ime_was_enabled: bool = True
+    appops: list[AppOpGrant] = Field(default_factory=list, description="App-ops s2r lifted (--grant-appops).")
+    calendars: list[str] = Field(default_factory=list, description="ids of the LOCAL calendars s2r created.")
 
     def restore(self, shell: Shell) -> list[str]:
-        problems = self.raw.restore(shell)
+        """Undo everything, each part proven by reading the phone's own authority again; the
+        problems (empty = all undone). Calendars go first: their events' deletes need nothing
+        lifted; app-ops go last, after every SMS s2r wrote is gone."""
+        problems = []
+        for cid in list(self.calendars):
+            left = remove_local_calendar(shell, cid)
+            problems += left
+            if not left:
+                self.calendars.remove(cid)
+        problems += self.raw.restore(shell)
         if self.ime_switched_to:
             if self.ime_old:
                 shell.run(["ime", "set", self.ime_old])
             if not self.ime_was_enabled:
                 shell.run(["ime", "disable", self.ime_switched_to])
             self.ime_switched_to = None
+        for g in reversed(list(self.appops)):
+            left = restore_appop(shell, g)
+            problems += left
+            if not left:
+                self.appops.remove(g)
         return problems
 
 
@@ -123,6 +141,11 @@ class DeviceOptions(BaseModel):
     adb_ime: bool = Field(True, description="If an ADB keyboard IME is installed, make it current while s2r "
                                             "drives the phone (base64 text input); the user's IME is restored "
                                             "on close. Nothing is ever installed.")
+    grant_appops: bool = Field(False, description="Setup may lift the WRITE_SMS app-op of com.android.shell "
+                                                  "(`appops set`, restored on close): dedicated test phones only.")
+    wait_devices: float = Field(30.0, ge=0, description="Seconds to wait for a usable phone (--device all|SERIALS).")
+    audit: bool = Field(True, description="Snapshot the phone at start and compare after close (device.audit): "
+                                          "proves nothing s2r made is left and nothing of the phone's changed.")
 
 
 class DeviceEnv:
@@ -156,6 +179,10 @@ class DeviceEnv:
         self._alarms_read: list[Any] | None = None  # alarms as read since the last action
         self.session = SessionJournal()
         self.closed = False
+        self.audit_start: Any = None  # device.audit.PhoneSnapshot at session start
+        self.audit: Any = None  # device.audit.PhoneAudit after close
+        self.left_total: list[str] = []  # every teardown's `left`, for the run summary
+        self._s2r_paths: set[str] = set()
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -192,22 +219,85 @@ class DeviceEnv:
             self._save_session()
         if self.options.use_u2:
             self.u2 = self._connect_u2()
+        if pf.capabilities is not None:  # the text routes this session really has
+            from device.capabilities import text_routes
+
+            pf.capabilities.text = text_routes(adb_ime=pf.adb_ime if self.options.adb_ime else None,
+                                               ime_current=pf.ime_current, u2=self.u2 is not None)
         self.input = InputDriver(self.shell, family=pf.family, sdk=pf.sdk, u2=self.u2, gestures=self.options.gestures,
                                  ime_current=self._switch_ime(pf))
         self.observer = Observer(self.shell, u2=self.u2, image_format=self.options.image_format,
                                  screenshots=self.options.screenshots)
+        # adbd as root (a rooted emulator after `adb root`) sees every SMS box; the shell user
+        # (uid 2000) sees the restricted view (SmsProvider / ProviderUtil.isAccessRestricted)
+        self.root_shell = self.shell.out(["id", "-u"]).strip() == "0"
         self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe is True),
-                                  ui=self)
+                                  ui=self, permissive_view=self.root_shell)
         self._tz = self.reader.timezone()
         self.writer = DeviceWriter(self.shell, family=pf.family, tz=self._tz,
                                    journal_root=Path(self.options.journal_dir) if self.options.journal_dir else None,
                                    ui=self, clipboard=self._clipboard_fns(), destructive=self.options.destructive,
                                    existing_files_ok=pf.virtual)
+        self.writer.restricted_sms = not self.root_shell
         stale = self.writer.pending()
         if stale is not None:
             self.last_teardown = self.writer.teardown(stale)
             log.warning("%s: undid a setup left by an earlier run: %s", self.serial, self.last_teardown)
+        for c in find_s2r_calendars(self.shell):  # left by a crash whose journal is gone
+            self.warnings += remove_local_calendar(self.shell, str(c.get("_id")))
+        if self.options.audit:
+            from device.audit import snapshot
+
+            self.audit_start = snapshot(self.shell)
+        self._grant_and_calendar(pf)
         return pf
+
+    def _grant_and_calendar(self, pf: Preflight) -> None:
+        """The session-wide changes setups need on a stock phone, each journalled before it is made.
+
+        * ``WRITE_SMS`` for the shell (:mod:`device.appops`) — only with ``grant_appops``; without
+          it SMS rows cannot be written (setups that need them are *unsupported*) and texts an
+          episode sends cannot be removed (teardown lists them in ``left``).
+        * s2r's own LOCAL calendar (:mod:`device.localcal`), the only calendar setups write into;
+          a calendar left by a crashed session (same account) is removed first.
+        """
+        caps = pf.capabilities
+        w = self.writer
+        assert w is not None
+        sms_mode = caps.sms.writable if caps is not None else "unknown"
+        if sms_mode == "allowed" or self.root_shell:
+            w.sms_writable, w.sms_why = True, ""
+        elif self.options.grant_appops:
+            def record(g: AppOpGrant) -> None:
+                self.session.appops.append(g)
+                self._save_session()
+
+            g, detail = grant_appop(self.shell, "WRITE_SMS", on_record=record)
+            if g is None and self.session.appops and self.session.appops[-1].op == "WRITE_SMS":
+                self.session.appops.pop()  # recorded, but the change did not take: nothing to undo
+                self._save_session()
+            w.sms_writable = g is not None or "already allow" in detail
+            w.sms_why = "" if w.sms_writable else f"SMS rows cannot be written here: {detail}"
+            if not w.sms_writable:
+                self.warnings.append(w.sms_why)
+        else:
+            w.sms_writable = False if sms_mode == "grant_needed" else None
+            w.sms_why = ("SMS rows cannot be written by the shell on this phone (WRITE_SMS app-op of "
+                         "com.android.shell is not allow); a dedicated test phone can allow it with --grant-appops "
+                         "(s2r restores the mode at close)") if sms_mode == "grant_needed" else ""
+        if caps is None or caps.calendar.local_writable is not False:
+            from device.writers import new_tag
+
+            cid, detail = create_local_calendar(self.shell, new_tag())
+            if cid is not None:
+                self.session.calendars.append(cid)
+                self._save_session()
+                w.calendar_id = cid
+            else:
+                w.calendar_why = f"no calendar s2r may write into: {detail}"
+        else:
+            w.calendar_why = ("no calendar s2r may write into: this phone refuses a LOCAL calendar "
+                              f"({caps.calendar.detail}); an account's synced calendar is never written")
 
     def _session_path(self) -> Path:
         root = Path(self.options.journal_dir) if self.options.journal_dir else journal_dir()
@@ -288,8 +378,16 @@ class DeviceEnv:
         try:
             self._teardown()
             if self.pf is not None:
-                self.session.restore(self.shell)
-                self._session_path().unlink(missing_ok=True)
+                problems = self.session.restore(self.shell)
+                self.left_total += problems
+                if problems:
+                    self._save_session()  # what could not be undone is tried again next time
+                else:
+                    self._session_path().unlink(missing_ok=True)
+            if self.audit_start is not None:
+                from device.audit import compare, snapshot
+
+                self.audit = compare(self.audit_start, snapshot(self.shell), s2r_files=self._s2r_paths)
         except (DeviceLost, DeviceCommandError) as e:
             log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
         if self.observer is not None:
@@ -305,6 +403,16 @@ class DeviceEnv:
             alarms, self._alarms_read = self._alarms_read, None
             self.last_teardown = self.writer.teardown(self.journal, alarms_now=alarms)
             self.journal = None
+            if self.last_teardown.left:
+                self.left_total += self.last_teardown.left
+
+    def end_episode(self) -> TeardownReport | None:
+        """Undo this episode's setup now (instead of at the next reset), so the runner can put
+        what could not be removed into the episode's own record. None if nothing was set up."""
+        if self.journal is None or self.writer is None:
+            return None
+        self._teardown()
+        return self.last_teardown
 
     # ------------------------------------------------------------------ Env protocol
     def reset(self, setup: Any = None) -> Observation:
@@ -331,6 +439,7 @@ class DeviceEnv:
         inp.key("home")
         self._state_cache = None
         self.journal, self.setup_report = writer.apply(patch)
+        self._s2r_paths |= {f.path for f in self.journal.files}
         writer.mark_episode(self.journal)  # what the policy writes from here on is undone at teardown
         probe = self.options.alarm_probe
         reader.options.alarm_probe = probe is True or (probe == "auto" and "alarms" in (getattr(setup, "needs", None)

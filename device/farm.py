@@ -29,7 +29,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["DeviceFarm", "FarmDevice", "FarmLease", "NoDeviceAvailable", "is_tcp_serial"]
+__all__ = ["DeviceFarm", "FarmDevice", "FarmLease", "NoDeviceAvailable", "NoDevicesError", "is_tcp_serial",
+           "wait_for_devices", "STATE_FIXES"]
 
 log = logging.getLogger(__name__)
 _TCP = re.compile(r"^[\w.\-]+:\d{1,5}$")
@@ -87,6 +88,7 @@ class DeviceFarm:
         self.reconnect_every_s = reconnect_every_s
         self._devices: dict[str, FarmDevice] = {}
         self._envs: dict[str, Any] = {}
+        self.closing_reports: list[dict[str, Any]] = []  # per phone at close: teardown leftovers + audit
         self._cond = threading.Condition()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -121,6 +123,11 @@ class DeviceFarm:
                 env.close()
             except Exception as e:  # noqa: BLE001
                 log.warning("closing %s: %s", serial, e)
+            audit = getattr(env, "audit", None)
+            self.closing_reports.append({
+                "serial": serial, "left": list(getattr(env, "left_total", []) or []),
+                "audit": audit.model_dump(mode="json") if audit is not None else None,
+                "audit_summary": audit.summary() if audit is not None else "no audit (not started or lost)"})
 
     def __enter__(self) -> "DeviceFarm":
         return self.start()
@@ -280,3 +287,132 @@ class DeviceFarm:
             else:
                 dev.status, dev.since = "idle", time.time()
             self._cond.notify_all()
+
+
+# ---------------------------------------------------------------------- waiting for phones
+class NoDevicesError(RuntimeError):
+    """No usable phone appeared on the adb server in time. The message says why and how to fix it
+    (the CLI prints it and exits 2)."""
+
+
+#: What to do about a phone in each adb state (``adb devices`` second column). The states are
+#: those of adb's ``ConnectionState`` (packages/modules/adb ``adb.cpp`` ``to_string``).
+STATE_FIXES: dict[str, str] = {
+    "unauthorized": "unlock the phone and accept the 'Allow USB debugging?' RSA key prompt (tick 'Always allow "
+                    "from this computer'); no prompt? Developer options → Revoke USB debugging authorizations, "
+                    "then replug",
+    "authorizing": "accept the 'Allow USB debugging?' prompt on the phone",
+    "offline": "replug the cable (or run `adb reconnect offline`); a Wi-Fi phone: `adb disconnect SERIAL` "
+               "then `adb connect SERIAL`; check that USB debugging is still on",
+    "connecting": "wait for the phone to finish connecting, or replug it",
+    "no permissions": "Linux: the adb server cannot open the USB device; add a udev rule for the phone's vendor "
+                      "(or put your user in the plugdev group) and replug",
+    "recovery": "the phone is in recovery: reboot it into Android",
+    "sideload": "the phone is in sideload mode: reboot it into Android",
+    "bootloader": "the phone is in the bootloader: reboot it into Android",
+    "absent": "not on the adb server: USB: plug it in with USB debugging on; Wi-Fi: `adb connect HOST:PORT`",
+}
+NO_PHONE_FIX = ("USB: enable Developer options → USB debugging, plug the phone in and accept the 'Allow USB "
+                "debugging?' RSA key prompt; Wi-Fi: `adb connect HOST:PORT` (Wireless debugging: "
+                "`adb pair HOST:PORT` first); then check with `s2r devices`")
+
+
+def _states(client: Any) -> dict[str, str]:
+    try:
+        return {i.serial: i.state for i in client.list()}
+    except Exception as e:  # noqa: BLE001 - the server is (re)starting
+        log.debug("adb server list failed: %s", e)
+        return {}
+
+
+def _server_name(client: Any) -> str:
+    host, port = getattr(client, "host", None), getattr(client, "port", None)
+    return f"{host}:{port}" if host and port else "the adb server"
+
+
+def wait_for_devices(client: Any, serials: list[str] | None, timeout_s: float = 30.0,
+                     echo: Callable[[str], None] | None = None, *, poll_s: float = 0.25) -> list[str]:
+    """Wait until phones are usable (adb state ``device``) and return their serials.
+
+    ``serials=None`` (``--device all``): returns as soon as at least one phone is usable (every
+    usable phone at that moment). A list: waits until every named phone is usable; when the
+    time is up and only some are, those are returned and the others are named with their state.
+
+    It says at once when nothing usable is attached and that it is waiting (progress every few
+    seconds through ``echo``), and raises :class:`NoDevicesError` after ``timeout_s`` with the
+    fix: for no phone at all, how to attach one; for each phone seen in another state
+    (``unauthorized``, ``offline`` …), its serial, its state and the fix for that state. A named
+    ``HOST:PORT`` phone the server does not know is ``connect``-ed once, as ``adb connect`` would.
+    """
+    say = echo or (lambda _m: None)
+    wanted = list(dict.fromkeys(serials)) if serials else None
+    t0 = time.monotonic()
+    deadline = t0 + max(0.0, timeout_s)
+    if wanted:
+        states = _states(client)
+        for s in wanted:
+            if s not in states and is_tcp_serial(s):
+                try:
+                    client.connect(s, timeout=3)
+                except Exception as e:  # noqa: BLE001 - reported below with its state
+                    log.debug("connect %s: %s", s, e)
+    announced = False
+    next_progress = t0 + 5.0
+    while True:
+        states = _states(client)
+        if wanted is None:
+            ready = sorted(s for s, st in states.items() if st == "device")
+            if ready:
+                if announced:
+                    say(f"phone attached: {', '.join(ready)}")
+                return ready
+            waiting_on = states
+        else:
+            ready = [s for s in wanted if states.get(s) == "device"]
+            if len(ready) == len(wanted):
+                if announced:
+                    say(f"phone{'s' if len(ready) > 1 else ''} ready: {', '.join(ready)}")
+                return ready
+            waiting_on = {s: states.get(s, "absent") for s in wanted if states.get(s) != "device"}
+        now = time.monotonic()
+        if now >= deadline:
+            break
+        if not announced:
+            announced = True
+            say(_waiting_message(wanted, waiting_on, states, timeout_s, _server_name(client)))
+        elif now >= next_progress:
+            next_progress = now + 5.0
+            left = max(0.0, deadline - now)
+            say(f"  still waiting ({now - t0:.0f}s of {timeout_s:.0f}s, {left:.0f}s left)"
+                + (f": {_describe(waiting_on)}" if waiting_on else ""))
+        time.sleep(min(poll_s, max(0.01, deadline - now)))
+    if wanted and ready:
+        say(f"continuing with {', '.join(ready)}; not usable: {_describe(waiting_on)}")
+        for s, st in waiting_on.items():
+            say(f"  {s} ({st}): {STATE_FIXES.get(st, STATE_FIXES['absent'])}")
+        return ready
+    raise NoDevicesError(_final_message(wanted, waiting_on, timeout_s, _server_name(client)))
+
+
+def _describe(states: dict[str, str]) -> str:
+    return ", ".join(f"{s} is {st}" for s, st in states.items())
+
+
+def _waiting_message(wanted: list[str] | None, waiting_on: dict[str, str], states: dict[str, str],
+                     timeout_s: float, server: str) -> str:
+    if wanted is None and not states:
+        return f"no phone is attached to the adb server ({server}); waiting up to {timeout_s:.0f}s for one..."
+    if wanted is None:
+        return (f"no usable phone on the adb server ({server}): {_describe(waiting_on)}; "
+                f"waiting up to {timeout_s:.0f}s...")
+    return f"waiting up to {timeout_s:.0f}s for {_describe(waiting_on)}..."
+
+
+def _final_message(wanted: list[str] | None, waiting_on: dict[str, str], timeout_s: float, server: str) -> str:
+    if not waiting_on:
+        return (f"no phone is attached to the adb server ({server}) after waiting {timeout_s:.0f}s. "
+                f"Fix: {NO_PHONE_FIX}")
+    lines = [f"no usable phone after waiting {timeout_s:.0f}s on the adb server ({server}):"]
+    for s, st in waiting_on.items():
+        lines.append(f"  {s} is {st}: {STATE_FIXES.get(st, 'check the phone and the cable, then `adb devices`')}")
+    return "\n".join(lines)

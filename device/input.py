@@ -6,14 +6,20 @@ is now* (rotation applied, ``wm size`` override honoured) with the shared roundi
 display coordinates, so no further rotation is needed; a screenshot of another size than
 the display (a scaled capture) is mapped by the ratio of the two.
 
-Text: policy text is data, never a command line. In order of preference it is sent
+Text: policy text is data, never a command line. A stock phone has only its own keyboard
+(no ADB keyboard), so the routes that need no third-party IME come first after the IME one:
 
 1. as base64 to an ADB keyboard IME (``am broadcast -a ADB_INPUT_B64 --es msg <b64>`` or
-   uiautomator2's ``ADB_KEYBOARD_INPUT_TEXT``) when such an IME is the current one — base64
-   has no shell metacharacters;
-2. through uiautomator2's clipboard paste (``setClipboard`` + ``pasteClipboard`` RPC: no
-   shell at all; the user's clipboard is put back afterwards);
-3. through uiautomator2's ``setText`` on the focused node (accessibility, no shell);
+   uiautomator2's ``ADB_KEYBOARD_INPUT_TEXT``) — only when such an IME is installed and is the
+   current one (``DeviceOptions.adb_ime``); base64 has no shell metacharacters;
+2. uiautomator2's ``setText`` on the focused node: accessibility ``ACTION_SET_TEXT``
+   (``AccessibilityNodeInfo.ACTION_SET_TEXT``, frameworks/base
+   ``core/java/android/view/accessibility/AccessibilityNodeInfo.java``), no shell, any Unicode;
+3. uiautomator2's clipboard paste (``setClipboard`` + ``pasteClipboard``, which injects Ctrl+V:
+   a field may ignore it). Android 13+ shows SystemUI's clipboard overlay whenever the clipboard
+   is set (``ClipboardListener`` → ``ClipboardOverlayController``, frameworks/base
+   ``packages/SystemUI/src/com/android/systemui/clipboardoverlay/``): its dismiss button is
+   tapped afterwards, once the user's clipboard has been put back;
 4. as ASCII only, through ``input text`` with every argument ``shlex``-quoted and spaces as
    Android's ``%s``.
 
@@ -44,6 +50,10 @@ _ADB_IME_ACTIONS = {
     "com.github.uiautomator/.AdbKeyboard": ("ADB_KEYBOARD_INPUT_TEXT", "text", "ADB_KEYBOARD_CLEAR_TEXT"),
     "com.github.uiautomator/.FastInputIME": ("ADB_KEYBOARD_INPUT_TEXT", "text", "ADB_KEYBOARD_CLEAR_TEXT"),
 }
+
+
+_DISMISS = re.compile(r'<node[^>]*resource-id="com\.android\.systemui:id/dismiss_button"[^>]*?'
+                      r'bounds="\[(\d+),(\d+)\]\[(\d+),(\d+)\]"')
 
 
 class Geometry(BaseModel):
@@ -226,7 +236,7 @@ class InputDriver:
         if self.ime_current in _ADB_IME_ACTIONS:
             out.append("ime_broadcast")
         if self.u2 is not None:
-            out += ["u2_paste", "u2_set_text"]
+            out += ["u2_set_text", "u2_paste"]
         out.append("input_text")
         if self.only_methods is not None:
             out = [m for m in self.only_methods if m != "ime_broadcast" or self.ime_current in _ADB_IME_ACTIONS]
@@ -238,12 +248,22 @@ class InputDriver:
             action = _ADB_IME_ACTIONS[self.ime_current][2]
             self.shell.run(["am", "broadcast", "-a", action])
             return
-        if method in ("u2_paste", "u2_set_text") and self.u2 is not None:
+        if method == "u2_set_text" and self.u2 is not None:
             try:
-                self.u2.jsonrpc.clearInputText()
+                from uiautomator2._selector import Selector
+
+                self.u2.jsonrpc.setText(Selector(focused=True), "")
+                return
+            except Exception:  # noqa: BLE001 - fall through to the keys
+                if not self.shell.alive():
+                    raise
+        if method == "u2_paste" and self.u2 is not None:
+            try:
+                self.u2.jsonrpc.clearInputText()  # Ctrl+A, DEL
                 return
             except Exception:  # noqa: BLE001
-                pass
+                if not self.shell.alive():
+                    raise
         # keys: move to the end, then delete every character (bounded)
         n = len(current or "")
         if n:
@@ -265,16 +285,20 @@ class InputDriver:
             try:
                 try:
                     old = u2.jsonrpc.getClipboard()
-                except Exception:  # noqa: BLE001
+                except Exception:  # noqa: BLE001 - Android 10+ may refuse a background read
                     old = None
                 u2.jsonrpc.setClipboard(None, text)
                 u2.jsonrpc.pasteClipboard()
+                notes = []
                 if old is not None and old != text:
                     try:
                         u2.jsonrpc.setClipboard(None, old)
-                    except Exception:  # noqa: BLE001
-                        pass
-                return TextAttempt(method=method, ok=True)
+                    except Exception as e:  # noqa: BLE001
+                        notes.append(f"clipboard not restored ({type(e).__name__})")
+                elif old is None:
+                    notes.append("clipboard was unreadable: not restored")
+                notes.append(self.dismiss_clipboard_overlay())
+                return TextAttempt(method=method, ok=True, detail="; ".join(n for n in notes if n))
             except Exception as e:  # noqa: BLE001
                 if not self.shell.alive():
                     raise
@@ -309,6 +333,42 @@ class InputDriver:
                     ok = ok and r.rc in (0, None) and "Exception" not in r.text
             return TextAttempt(method=method, ok=ok)
         raise ValueError(f"unknown text method {method!r}")
+
+    def _dump(self) -> str:
+        try:
+            return str(self.u2.jsonrpc.dumpWindowHierarchy(False, 50) or "")
+        except Exception:  # noqa: BLE001 - no dump, no overlay handling
+            if not self.shell.alive():
+                raise
+            return ""
+
+    def dismiss_clipboard_overlay(self, wait_s: float = 0.6) -> str:
+        """Tap SystemUI's clipboard overlay away (Android 13+), proven by a second dump.
+
+        The overlay is a ``com.android.systemui`` window (``clipboard_preview``, ``dismiss_button``)
+        that stays until it times out; it covers the lower left of the screen the policy sees
+        next. Only its own dismiss button is tapped: BACK would go to the app or the keyboard.
+        Returns what happened ("" when no overlay showed).
+        """
+        if self.u2 is None or (self.sdk and self.sdk < 33):
+            return ""
+        deadline = time.perf_counter() + wait_s
+        xml = self._dump()
+        while "com.android.systemui:id/clipboard" not in xml and time.perf_counter() < deadline:
+            time.sleep(0.1)  # SystemUI shows it a moment after the clip changes
+            xml = self._dump()
+        if "com.android.systemui:id/clipboard" not in xml and _DISMISS.search(xml) is None:
+            return ""
+        m = _DISMISS.search(xml)
+        if m is None:
+            return "clipboard overlay shown without a dismiss button: left to time out"
+        l, t, r, b = map(int, m.groups())
+        self._input("tap", (l + r) // 2, (t + b) // 2)
+        for _ in range(10):
+            time.sleep(0.1)
+            if _DISMISS.search(self._dump()) is None:
+                return "clipboard overlay dismissed"
+        return "clipboard overlay still shown after its dismiss button was tapped"
 
     def pause(self, seconds: float) -> None:
         time.sleep(max(0.0, seconds))

@@ -25,11 +25,17 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from actionmap.observation import Foreground, Observation, Screen
-from device.adbshell import Shell
+from device.adbshell import DeviceLost, Shell
 from device.parsers import (Hierarchy, ParseError, WindowInfo, foreground_state, parse_dumpsys_power,
                             parse_dumpsys_window, parse_hierarchy)
 
-__all__ = ["Observer", "FrameInfo", "ObserveMeta", "frame_stats", "is_black"]
+__all__ = ["Observer", "FrameInfo", "ObserveMeta", "frame_stats", "is_black", "HierarchyUnavailable"]
+
+
+class HierarchyUnavailable(DeviceLost):
+    """No window hierarchy could be taken after every recovery. A :class:`DeviceLost`, so
+    ``DeviceEnv.step`` reports ``error_kind="infra"`` and the runner retries the episode
+    elsewhere, instead of the policy being shown an empty screen."""
 
 SettleMode = Literal["hierarchy", "frame", "none"]
 
@@ -116,6 +122,8 @@ class Observer:
         self.screenshots = screenshots
         self._u2_shot_ok = u2 is not None
         self._u2_dump_ok = u2 is not None
+        self._u2_failures = 0
+        self.recoveries: list[str] = []  # how hierarchy dumps were recovered (for StepInfo / tests)
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix=f"observe-{shell.serial}")
 
     def close(self) -> None:
@@ -164,17 +172,91 @@ class Observer:
         return FrameInfo(data=data, format="png", width=st[0], height=st[1], mean=st[2], std=st[3], source="screencap")
 
     def hierarchy_xml(self) -> tuple[str, str]:
-        if self._u2_dump_ok:
-            try:
-                xml = self.u2.jsonrpc.dumpWindowHierarchy(False, 50)
-                if xml:
-                    return str(xml), "u2"
-            except Exception:  # noqa: BLE001
-                if not self.shell.alive():
-                    raise
+        """The window hierarchy as uiautomator XML, and where it came from (``u2`` | ``uiautomator``).
+
+        Only one UiAutomation may be registered at a time (``UiAutomationManager
+        .registerUiTestAutomationServiceLocked`` throws ``IllegalStateException: UiAutomationService
+        ... already registered!``, frameworks/base ``services/accessibility/java/com/android/server/
+        accessibility/UiAutomationManager.java``), so while uiautomator2's server runs,
+        ``uiautomator dump`` cannot. Recovery, in order: the u2 dump; the u2 server restarted and its
+        dump again; the u2 server stopped, ``uiautomator dump`` (retried while it prints ``ERROR:
+        could not get idle state.`` — ``DumpCommand`` gives up after ``waitForIdle`` times out on a
+        screen that keeps animating, and exits 0 without a file), the u2 server started again.
+        A dump that still fails raises :class:`HierarchyUnavailable` (an infrastructure error):
+        an empty screen is never handed to the policy in place of the real one.
+        """
+        errors: list[str] = []
+        if self.u2 is not None and self._u2_dump_ok:
+            for attempt in range(2):
+                try:
+                    xml = self.u2.jsonrpc.dumpWindowHierarchy(False, 50)
+                    if xml and "<hierarchy" in str(xml):
+                        self._u2_failures = 0
+                        return str(xml), "u2"
+                    errors.append(f"u2 dump {attempt + 1}: {str(xml)[:80]!r}")
+                except Exception as e:  # noqa: BLE001 - the server died or lost UiAutomation
+                    if not self.shell.alive():
+                        raise
+                    errors.append(f"u2 dump {attempt + 1}: {type(e).__name__}: {str(e)[:120]}")
+                if attempt == 0 and not self._restart_u2(errors):
+                    break
+            self._u2_failures += 1
+            if self._u2_failures >= 3:  # the server cannot dump here: the shell from now on
                 self._u2_dump_ok = False
-        out = self.shell.exec_out(["uiautomator", "dump", "/dev/tty"], timeout=30).decode("utf-8", "replace")
-        return out, "uiautomator"
+        xml = self._shell_dump(errors)
+        if xml is not None:
+            return xml, "uiautomator"
+        self.recoveries.append("failed: " + " | ".join(errors)[-300:])
+        raise HierarchyUnavailable(f"{self.shell.serial}: no window hierarchy after every recovery "
+                                   f"({' | '.join(errors)[-400:]})")
+
+    def _restart_u2(self, errors: list[str]) -> bool:
+        """Stop and start uiautomator2's server (the Python client relaunches its ``app_process``)."""
+        try:
+            self.u2.stop_uiautomator()
+        except Exception as e:  # noqa: BLE001
+            errors.append(f"u2 stop: {type(e).__name__}: {str(e)[:80]}")
+        try:
+            self.u2.start_uiautomator()
+        except Exception as e:  # noqa: BLE001
+            if not self.shell.alive():
+                raise
+            errors.append(f"u2 restart: {type(e).__name__}: {str(e)[:120]}")
+            return False
+        self.recoveries.append("u2 server restarted")
+        self._u2_shot_ok = self.image_format == "jpeg"
+        return True
+
+    def _shell_dump(self, errors: list[str], tries: int = 5) -> str | None:
+        """``uiautomator dump /dev/tty`` with uiautomator2's server stopped for the duration."""
+        stopped = False
+        try:
+            for attempt in range(tries):
+                if self.u2 is not None and not stopped:
+                    try:
+                        self.u2.stop_uiautomator()
+                        stopped = True
+                    except Exception as e:  # noqa: BLE001
+                        errors.append(f"u2 stop: {type(e).__name__}: {str(e)[:80]}")
+                out = self.shell.exec_out(["uiautomator", "dump", "/dev/tty"], timeout=30).decode("utf-8", "replace")
+                if "<hierarchy" in out and "</hierarchy>" in out:
+                    self.recoveries.append(f"uiautomator dump (attempt {attempt + 1})")
+                    return out
+                line = out.strip().splitlines()[-1][:160] if out.strip() else "(no output)"
+                errors.append(f"uiautomator dump {attempt + 1}: {line}")
+                if "already registered" in out:
+                    stopped = False  # someone (a restarted u2 server) holds UiAutomation again
+                time.sleep(0.2 * (attempt + 1))
+            return None
+        finally:
+            if stopped:
+                try:
+                    self.u2.start_uiautomator()
+                    self._u2_shot_ok = self.image_format == "jpeg"
+                except Exception as e:  # noqa: BLE001 - screenshots and text fall back on their own
+                    if not self.shell.alive():
+                        raise
+                    errors.append(f"u2 restart: {type(e).__name__}: {str(e)[:80]}")
 
     def window(self) -> WindowInfo | None:
         try:
@@ -250,8 +332,10 @@ class Observer:
                 meta.blank_retries += 1
                 time.sleep(0.15 * (attempt + 1))
                 xml = None
-        if hier is not None:
-            meta.hierarchy_warnings += hier.warnings
+        if hier is None:
+            raise HierarchyUnavailable(f"{self.shell.serial}: the window hierarchy does not parse after "
+                                       f"{blank_retries + 1} dumps ({'; '.join(meta.hierarchy_warnings)[-300:]})")
+        meta.hierarchy_warnings += hier.warnings
         t_dump = time.perf_counter()
         win = win_f.result()
         fg = foreground_state(win, None)

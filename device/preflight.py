@@ -26,6 +26,7 @@ from pydantic import BaseModel, Field
 from actionmap.apps import registry
 from actionmap.geometry import rotated_size
 from device.adbshell import DeviceCommandError, DeviceLost, Shell
+from device.capabilities import Capabilities, probe_capabilities
 from device.parsers import (ParseError, device_info_from_props, parse_dumpsys_power, parse_dumpsys_window,
                             parse_getprop, parse_wm)
 from device.writers import SettingsJournal
@@ -78,6 +79,9 @@ class Preflight(BaseModel):
     imes_all: list[str] = Field(default_factory=list)
     adb_ime: str | None = Field(None, description="An installed IME that takes base64 text broadcasts.")
     ime_switch_allowed: bool | None = None
+    capabilities: Capabilities | None = Field(None, description="What the shell user may do here (SMS, calendar, "
+                                                                 "call log, services, text routes): "
+                                                                 "device.capabilities.")
     problems: list[str] = Field(default_factory=list)
     warnings: list[str] = Field(default_factory=list)
     took_ms: float = 0.0
@@ -129,8 +133,11 @@ def _inject_probe(shell: Shell) -> bool | None:
     return None
 
 
-def run_preflight(shell: Shell, *, probe_input: bool = True) -> Preflight:
-    """Measure a phone. Never raises for a reachable phone: failures land in ``problems``."""
+def run_preflight(shell: Shell, *, probe_input: bool = True, capabilities: bool = True) -> Preflight:
+    """Measure a phone. Never raises for a reachable phone: failures land in ``problems``.
+
+    ``capabilities``: also probe what the shell user may do (:func:`device.capabilities.probe_capabilities`,
+    about 20 shell commands; each probe puts back what it changes and proves it)."""
     t0 = time.perf_counter()
     pf = Preflight(serial=shell.serial, state=shell.state())
     if pf.state != "device":
@@ -206,20 +213,28 @@ def run_preflight(shell: Shell, *, probe_input: bool = True) -> Preflight:
         pf.input_injection = _inject_probe(shell)
         if pf.input_injection is False:
             pf.problems.append("input injection is refused (Xiaomi: enable 'USB debugging (Security settings)')")
+    if capabilities:
+        try:
+            pf.capabilities = probe_capabilities(shell, adb_ime=pf.adb_ime, ime_current=pf.ime_current)
+            pf.warnings += [f"capability probe left a change: {x}" for x in pf.capabilities.leftovers]
+        except DeviceCommandError as e:
+            pf.warnings.append(f"capability probes failed: {e}"[:200])
     pf.took_ms = (time.perf_counter() - t0) * 1e3
     return pf
 
 
 def wake_and_unlock(shell: Shell, pf: Preflight | None = None) -> Preflight:
     """Wake the screen and dismiss a keyguard that has no PIN; return a fresh preflight."""
-    pf = pf or run_preflight(shell, probe_input=False)
+    pf = pf or run_preflight(shell, probe_input=False, capabilities=False)
     if pf.screen_on is False:
         shell.run(["input", "keyevent", "KEYCODE_WAKEUP"])
         time.sleep(0.5)
     if pf.keyguard or pf.screen_on is False:
         shell.run(["wm", "dismiss-keyguard"])
         time.sleep(0.5)
-        return run_preflight(shell)
+        fresh = run_preflight(shell, capabilities=pf.capabilities is None)
+        fresh.capabilities = fresh.capabilities or pf.capabilities
+        return fresh
     return pf
 
 
@@ -245,6 +260,43 @@ class DeviceTweaks:
 
     def restore(self) -> list[str]:
         return self.journal.restore(self.shell)
+
+
+def capability_checks(caps: Capabilities | None) -> list[Any]:
+    """The capability probes as doctor checks: what works here, and how to enable what does not."""
+    from s2r.doctor import Check
+
+    if caps is None:
+        return [Check("capabilities", "warn", "not probed")]
+    sms = caps.sms
+    sms_status = {"allowed": "ok", "grant_needed": "warn", "no": "warn", "unknown": "warn"}[sms.writable]
+    out = [Check("capabilities", "ok" if not caps.leftovers else "fail", caps.summary(),
+                 "" if not caps.leftovers else "a probe left a change: " + "; ".join(caps.leftovers)[:150],
+                 data=caps.model_dump(mode="json")),
+           Check("sms", sms_status,
+                 f"writes: {sms.writable} (WRITE_SMS {sms.appop_mode or '?'}); reads show "
+                 f"{', '.join(sms.readable_boxes) or 'no rows'}; boxes "
+                 + " ".join(f"{k}={v}" for k, v in sms.box_queries.items()),
+                 {"grant_needed": "SMS setups need `--grant-appops` (s2r runs `appops set com.android.shell "
+                                  "WRITE_SMS allow` and restores the mode on close)",
+                  "no": "SMS setups cannot be reproduced on this phone", "unknown": "check `adb shell appops`",
+                  "allowed": ""}[sms.writable])]
+    cal = caps.calendar
+    out.append(Check("calendar", "ok" if cal.local_writable else "warn",
+                     f"{len(cal.calendars)} calendar(s); LOCAL writable: {cal.local_writable}; synced accounts "
+                     f"(never written): {', '.join(cal.synced) or 'none'}",
+                     "" if cal.local_writable else "calendar setups cannot be reproduced here"))
+    cl = caps.call_log
+    out.append(Check("call log", "ok" if cl.readable else "warn", f"read: {cl.readable}; write: {cl.writable}",
+                     "" if cl.readable else "call-log judges are undetermined on this release (shell lacks "
+                                            "READ_CALL_LOG)"))
+    missing = [k for k, v in caps.services.items() if not v.available]
+    out.append(Check("service commands", "ok" if not missing else "warn",
+                     " ".join(f"{k}={'yes' if v.available else 'no'}" for k, v in caps.services.items()),
+                     "" if not missing else f"settings behind {', '.join(missing)} are read/set another way or "
+                                            "not at all on this release"))
+    out.append(Check("text routes", "ok", " → ".join(caps.text.routes)))
+    return out
 
 
 def check_device(serial: str) -> list[Any]:
@@ -279,7 +331,9 @@ def check_device(serial: str) -> list[Any]:
                         "" if awake == "ok" else "wake and unlock the phone; set Screen lock to None on a test phone"))
     checks.append(Check("ime", "ok" if pf.ime_switch_allowed else "warn",
                         f"current {pf.ime_current}; ADB keyboard {pf.adb_ime or 'not installed'}",
-                        "" if pf.adb_ime else "optional: install ADBKeyboard for the fastest Unicode text input"))
+                        "" if pf.adb_ime else "none needed: text goes through uiautomator2 setText / clipboard "
+                                              "paste (an ADB keyboard, where installed, is used first)"))
+    checks.extend(capability_checks(pf.capabilities))
     try:
         import uiautomator2 as u2
 

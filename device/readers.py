@@ -46,12 +46,16 @@ from device.parsers import (ParseError, calls_from_rows, contacts_from_rows, dev
                             events_from_rows, foreground_state, messages_from_rows, ms_to_local,
                             parse_content_rows, parse_dumpsys_activity, parse_dumpsys_window, parse_getprop,
                             parse_settings_get, parse_settings_list, resolve_tz, settings_to_worldstate)
+from device.parsers.services import (parse_airplane_mode, parse_bluetooth_dump, parse_location_enabled,
+                                     parse_night_mode, parse_volume_get, parse_wifi_status, parse_zen_mode,
+                                     service_missing)
 from device.parsers.settings import SETTING_SOURCES
 
 __all__ = [
     "StateReader", "ReaderOptions", "TAG_RE", "marker", "invisible_marker", "has_tag", "strip_tag", "untagged", "content_query", "parse_stat_lines",
     "parse_ls_lr", "alarms_from_elements", "open_alarm_list", "parse_alarm_time", "parse_alarm_days", "UIProbe", "read_setting",
-    "CONTACT_DATA_COLS", "SMS_COLS", "EVENT_COLS", "CALL_COLS", "MIME_NOTE",
+    "CONTACT_DATA_COLS", "SMS_COLS", "EVENT_COLS", "CALL_COLS", "MIME_NOTE", "read_setting_service",
+    "SERVICE_STATUS", "SERVICE_MIRRORED", "ServiceUnavailable", "RESTRICTED_SMS_NOTE", "HIDDEN_SMS_BOXES",
 ]
 
 # ------------------------------------------------------------------------------------------ run tags
@@ -149,6 +153,10 @@ def content_query(shell: Shell, uri: str, cols: Sequence[str], where: str | None
         raise ParseError(f"{uri}: {(r.err or text).strip()[:200]}")
     return parse_content_rows(text, columns=list(cols))
 
+
+RESTRICTED_SMS_NOTE = "the shell's restricted view shows only inbox and sent"
+HIDDEN_SMS_BOXES = ("draft", "outbox", "failed", "queued")
+"""SMS boxes the shell cannot read on a stock phone (types 3-6)."""
 
 # ------------------------------------------------------------------------------------------ files
 _STAT_LINE = re.compile(r"^(\d+)\|(-?\d+)\|([^|]+)\|(.*)$")
@@ -409,6 +417,44 @@ class ReaderOptions(BaseModel):
     fields: list[str] | None = Field(None, description="Only these WorldState fields (None = all).")
 
 
+# Settings that mirror a service: the service's own status is the truth (a raw key can disagree).
+# field -> (argv that prints the state, parser). See device.parsers.services for the AOSP sources.
+SERVICE_STATUS: dict[str, tuple[tuple[str, ...], Callable[[str], Any]]] = {
+    "wifi": (("cmd", "wifi", "status"), parse_wifi_status),
+    "bluetooth": (("dumpsys", "bluetooth_manager"), parse_bluetooth_dump),
+    "airplane_mode": (("cmd", "connectivity", "airplane-mode"), parse_airplane_mode),
+    "do_not_disturb": (("dumpsys", "notification"), parse_zen_mode),
+    "dark_mode": (("cmd", "uimode", "night"), parse_night_mode),
+    "location": (("cmd", "location", "is-location-enabled"), parse_location_enabled),
+    "media_volume": (("cmd", "media_session", "volume", "--stream", "3", "--get"), parse_volume_get),
+}
+SERVICE_MIRRORED = frozenset(SERVICE_STATUS) | {"mobile_data"}
+"""Fields whose settings key a raw ``settings put`` changes without changing the service."""
+
+
+class ServiceUnavailable(ParseError):
+    """The service's status command is missing on this release (or printed something else)."""
+
+
+def read_setting_service(shell: Shell, field: str) -> Any:
+    """One service-mirrored field, read from the service's own status output.
+
+    Raises :class:`ServiceUnavailable` when the command is missing on this release (``Unknown
+    command``, ``Can't find service``) or its output is not recognised. ``mobile_data`` has no
+    status command: ``svc data`` persists ``global mobile_data`` itself, so that key is read
+    (it is the service's record, not one s2r writes)."""
+    if field == "mobile_data":
+        return read_setting(shell, field)
+    if field not in SERVICE_STATUS:
+        return read_setting(shell, field)
+    argv, parse = SERVICE_STATUS[field]
+    r = shell.run(list(argv))
+    v = parse(r.out) if not service_missing(r.err) or r.out.strip() else None
+    if v is None:
+        raise ServiceUnavailable(f"{' '.join(argv)}: {(r.err or r.out).strip()[:160] or 'no output'}")
+    return v
+
+
 def read_setting(shell: Shell, field: str) -> Any:
     """One ``WorldState.settings`` field, read with ``settings get`` from its sources."""
     ns: dict[str, dict[str, str]] = {"global": {}, "system": {}, "secure": {}}
@@ -424,12 +470,16 @@ class StateReader:
     """Fills a ``WorldState`` from one phone. Stateless between calls except the time zone."""
 
     def __init__(self, shell: Shell, *, options: ReaderOptions | None = None, ui: UIProbe | None = None,
-                 props: dict[str, str] | None = None):
+                 props: dict[str, str] | None = None, permissive_view: bool = False):
+        """``permissive_view``: the shell sees every SMS box (a rooted/permissive phone);
+        False (stock): only inbox and sent, and :attr:`unseen` says which boxes are hidden."""
         self.shell = shell
         self.options = options or ReaderOptions()
         self.ui = ui
         self._props = props
         self.notes: dict[str, str] = {}
+        self.unseen: dict[str, list[str]] = {}
+        self.permissive_view = permissive_view
         self.timings_ms: dict[str, float] = {}
 
     # --- identity / clock ----------------------------------------------------------------
@@ -465,7 +515,16 @@ class StateReader:
             except ParseError as e:
                 self.notes[f"settings.{space}"] = str(e)
                 spaces[space] = {}
-        return settings_to_worldstate(spaces["global"], spaces["system"], spaces["secure"])
+        st = settings_to_worldstate(spaces["global"], spaces["system"], spaces["secure"])
+        # where the raw key can disagree with the service, the service wins (the raw value is
+        # the fallback only when this release lacks the status command)
+        upd: dict[str, Any] = {}
+        for field in ("wifi", "bluetooth", "airplane_mode", "do_not_disturb", "dark_mode", "location"):
+            try:
+                upd[field] = read_setting_service(self.shell, field)
+            except ServiceUnavailable as e:
+                self.notes[f"settings.{field}"] = f"read from settings (service status unavailable: {e})"[:300]
+        return st.model_copy(update=upd)
 
     # --- providers -----------------------------------------------------------------------------
     def contacts(self) -> list[Contact]:
@@ -486,10 +545,18 @@ class StateReader:
         return [c.model_copy(update={"tag": tags.get(c.id or "")}) if c.id in tags else c for c in contacts]
 
     def messages(self, tz: str | None) -> list[Message]:
-        return messages_from_rows(content_query(self.shell, URI_SMS, SMS_COLS), tz)
+        rows = content_query(self.shell, URI_SMS, SMS_COLS)
+        if not self.permissive_view:
+            # SmsProvider: a caller that is not the default SMS app (the shell) sees only inbox
+            # and sent rows (TelephonyProvider SmsProvider.query, "restricted view")
+            self.notes["messages"] = RESTRICTED_SMS_NOTE
+            self.unseen["messages.box"] = list(HIDDEN_SMS_BOXES)
+        return messages_from_rows(rows, tz)
 
     def events(self, tz: str | None) -> list[CalendarEvent]:
         rows = content_query(self.shell, URI_EVENTS, EVENT_COLS)
+        # a synced event deleted by a non-sync-adapter stays as a deleted=1 row until the next sync
+        rows = [r for r in rows if (r.get("deleted") or "0") != "1"]
         out = []
         for ev in events_from_rows(rows, tz):
             desc, tag = strip_tag(ev.description)
@@ -572,6 +639,7 @@ class StateReader:
     def read(self) -> WorldState:
         """The whole readable state; unreadable fields stay ``None`` (see :attr:`notes`)."""
         self.notes = {}
+        self.unseen = {}
         self.timings_ms = {}
         tz = self.timezone()
         ws = WorldState()
@@ -601,6 +669,7 @@ class StateReader:
             ws.dialer_number = self._try("dialer_number", self.dialer_number)
         for f in ("timers", "stopwatch", "world_clocks", "calculator_display"):
             self.notes.setdefault(f, "not readable over ADB without root")
+        ws.hidden = {k: list(v) for k, v in self.unseen.items()}
         return ws
 
 

@@ -64,11 +64,11 @@ from device.parsers import ParseError, parse_settings_get
 from device.readers import (MIME_NOTE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA, URI_EVENTS, URI_RAW_CONTACTS,
                             URI_SMS, UIProbe, content_query, has_tag, open_alarm_list, invisible_marker, local_to_ms, marker,
                             parse_alarm_time, probe_alarms, read_setting, strip_tag, untagged,
-                            utc_midnight_ms)
+                            utc_midnight_ms, read_setting_service, ServiceUnavailable, SERVICE_MIRRORED)
 
 __all__ = [
     "new_tag", "SettingsJournal", "RawSetting", "Journal", "SetupReport", "TeardownReport", "SetupError",
-    "DeviceWriter", "real_world_effects", "set_setting", "FILE_TAG_PREFIX", "journal_dir",
+    "DeviceWriter", "real_world_effects", "set_setting", "current_setting", "delete_rows_verified", "FILE_TAG_PREFIX", "journal_dir",
 ]
 
 FILE_TAG_PREFIX = b"s2r-tag:"
@@ -188,24 +188,53 @@ def _commands(field: str, v: Any) -> list[list[str]]:
 
 
 _CMD_FAILED = re.compile(r"(Unknown command|Unknown option|inaccessible or not found|not found|Exception|Error:|"
-                         r"usage:|Usage:)")
+                         r"usage:|Usage:|Can't find service)")
+_CMD_MISSING = re.compile(r"(Unknown command|Unknown option|inaccessible or not found|Can't find service|"
+                          r"No shell command implementation)")
+
+
+def current_setting(shell: Shell, field: str) -> Any:
+    """A setting as the system has it: the service's own status for fields that mirror a service
+    (a raw key can disagree with the radio on a stock phone), the provider key otherwise; the key
+    also where this release lacks the status command."""
+    if field in SERVICE_MIRRORED:
+        try:
+            return read_setting_service(shell, field)
+        except ServiceUnavailable:
+            pass
+    return read_setting(shell, field)
 
 
 def set_setting(shell: Shell, field: str, value: Any, raw: SettingsJournal,
                 on_record: Callable[[], None] | None = None, verify_s: float = 3.0) -> str:
-    """Set one ``WorldState.settings`` field and verify it by reading it back.
+    """Set one ``WorldState.settings`` field and verify it through the authority the system uses.
 
-    Returns how it was set (``cmd: svc wifi enable`` or ``settings put global wifi_on 1``);
-    raises ``SetupError`` when neither way took effect.
+    A field that mirrors a service (Wi-Fi, Bluetooth, airplane mode, mobile data, dark mode, Do
+    Not Disturb, location, media volume) is changed only by the service's own command and
+    verified by the service's own status (:func:`current_setting`): on a stock phone a raw
+    ``settings put wifi_on`` switches no radio, and ZenModeHelper writes ``zen_mode`` straight
+    back, so a raw write would only *look* done. Other fields are plain provider keys
+    (``settings put``, read back). Returns how it was set; raises ``SetupError`` — *unsupported*
+    when this release has none of the commands — when nothing took effect.
     """
     if field not in _RAW:
         raise SetupError(f"setting {field!r} cannot be set over ADB without root", unsupported=True)
-    for argv in _commands(field, value):
-        r = shell.run(argv)
-        if r.rc not in (0, None) or _CMD_FAILED.search(r.text):
-            continue
-        if _wait_for(lambda: read_setting(shell, field) == value, verify_s):
-            return "cmd: " + " ".join(argv)
+    if field in SERVICE_MIRRORED:
+        tried: list[str] = []
+        missing = 0
+        for argv in _commands(field, value):
+            r = shell.run(argv)
+            text = r.text.strip()
+            if r.rc not in (0, None) or _CMD_FAILED.search(text):
+                missing += bool(_CMD_MISSING.search(text))
+                tried.append(f"`{' '.join(argv)}`: {text.splitlines()[0][:100] if text else f'exit {r.rc}'}")
+                continue
+            if _wait_for(lambda: current_setting(shell, field) == value, verify_s):
+                return "cmd: " + " ".join(argv)
+            tried.append(f"`{' '.join(argv)}` ran, but the service still reports {current_setting(shell, field)!r}")
+        n = len(_commands(field, value))
+        raise SetupError(f"setting {field}={value!r} did not take effect: " + "; ".join(tried),
+                         unsupported=n > 0 and missing == n)
     ns, key, enc = _RAW[field]
     raw.put(shell, ns, key, enc(value), on_record)
     if _wait_for(lambda: read_setting(shell, field) == value, verify_s):
@@ -432,6 +461,41 @@ def _max_id(shell: Shell, uri: str) -> int:
     return max((int(r["_id"]) for r in rows if r.get("_id") and str(r["_id"]).isdigit()), default=0)
 
 
+_WHY_LEFT = {
+    "messages": "the telephony provider ignored the delete (the shell's WRITE_SMS app-op is not allow; "
+                "--grant-appops lets s2r remove texts on a dedicated test phone)",
+    "episode messages": "the telephony provider ignored the delete (the shell's WRITE_SMS app-op is not allow; "
+                        "--grant-appops lets s2r remove texts on a dedicated test phone)",
+}
+
+
+def delete_rows_verified(shell: Shell, kind: str, uri: str, ids: Sequence[int], rep: "TeardownReport",
+                         *, delete_uri: str | None = None) -> int:
+    """Delete rows by ``_id`` and query again: only rows proven gone count as removed; the rest
+    go to ``rep.left`` with the reason. A row the provider only marked ``deleted=1`` (an event
+    of a synced calendar, removed at the next sync) counts as gone. Returns how many are gone."""
+    ids = sorted({int(i) for i in ids})
+    if not ids:
+        return 0
+    for rid in ids:
+        shell.run(["content", "delete", "--uri", delete_uri or uri, "--where", f"_id={rid}"])
+    where = "_id IN (" + ",".join(map(str, ids)) + ")"
+    cols: tuple[str, ...] = ("_id", "deleted") if uri.startswith("content://com.android.calendar") else ("_id",)
+    try:
+        still = [r for r in content_query(shell, uri, cols, where=where) if (r.get("deleted") or "0") != "1"]
+    except ParseError as e:
+        rep.left.append(f"{kind}: could not check the deletes of {len(ids)} row(s) ({e})"[:300])
+        return 0
+    left = sorted(int(r["_id"]) for r in still if str(r.get("_id") or "").isdigit())
+    gone = len(ids) - len(left)
+    if gone:
+        rep.removed[kind] = rep.removed.get(kind, 0) + gone
+    if left:
+        rep.left.append(f"{kind} {', '.join(map(str, left))} still on the phone after delete: "
+                        + _WHY_LEFT.get(kind, "the provider did not delete it"))
+    return gone
+
+
 class DeviceWriter:
     """Applies ``StatePatch`` setups to one phone and undoes them (see the module docstring)."""
 
@@ -447,6 +511,12 @@ class DeviceWriter:
         self.ui = ui
         self.clipboard = clipboard
         self.destructive = destructive
+        # what the session found it may do (DeviceEnv fills these in; None = not known: try and verify)
+        self.sms_writable: bool | None = None
+        self.sms_why = ""
+        self.restricted_sms = True  # the shell sees only inbox and sent SMS (not root)
+        self.calendar_id: str | None = None
+        self.calendar_why = "no calendar s2r may write into (none created this session)"
 
     # --- journal on disk ---------------------------------------------------------------------
     def journal_path(self) -> Path:
@@ -496,6 +566,15 @@ class DeviceWriter:
             out.append("clipboard: no uiautomator2 connection to set it")
         if self.ui is None and any(not a.enabled for a in p.records("alarms")):
             out.append("alarms: a disabled alarm needs the Clock UI (the AlarmClock API creates enabled alarms only)")
+        msgs = p.records("messages")
+        if msgs and self.sms_writable is False:
+            out.append(self.sms_why or "SMS rows cannot be written by the shell on this phone")
+        hidden = sorted({m.box for m in msgs if m.box not in ("inbox", "sent")})
+        if hidden and self.restricted_sms:
+            out.append(f"messages in {', '.join(hidden)}: the shell reads SMS through the restricted view (inbox and "
+                       "sent only), so such a row could not be verified or removed")
+        if p.records("events") and self.calendar_id is None:
+            out.append(f"events: {self.calendar_why}")
         return out
 
     def _apply(self, p: StatePatch, j: Journal, rep: SetupReport) -> None:
@@ -505,7 +584,7 @@ class DeviceWriter:
             rep.ignored.append("start.route (sim only)")
         for field, value in p.settings.items():
             t0 = time.perf_counter()
-            old = read_setting(self.shell, field) if field in _RAW else None
+            old = current_setting(self.shell, field) if field in _RAW else None
             if field in _RAW and old == value:
                 rep.applied.append(f"settings.{field} already {value!r}")
                 continue
@@ -564,13 +643,10 @@ class DeviceWriter:
                 rows = content_query(self.shell, uri, ("_id", *((col,) if col else ())), where=f"_id>{int(mark)}")
             except ParseError:
                 continue
-            for r in rows:
-                rid = str(r.get("_id") or "")
-                if not rid.isdigit() or int(rid) <= mark or (col and (r.get(col) or "") not in (vals or ())):
-                    continue
-                target = uri + ("?caller_is_syncadapter=true" if kind == "contacts" else "")
-                self.shell.run(["content", "delete", "--uri", target, "--where", f"_id={int(rid)}"])
-                rep.removed[f"episode {kind}"] = rep.removed.get(f"episode {kind}", 0) + 1
+            ids = [int(str(r.get("_id"))) for r in rows if str(r.get("_id") or "").isdigit()
+                   and int(str(r.get("_id"))) > mark and not (col and (r.get(col) or "") not in (vals or ()))]
+            target = uri + ("?caller_is_syncadapter=true" if kind == "contacts" else "")
+            delete_rows_verified(self.shell, f"episode {kind}", uri, ids, rep, delete_uri=target)
 
     # --- record adders -------------------------------------------------------------------------
     def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
@@ -630,11 +706,10 @@ class DeviceWriter:
         return f"message to/from {m.address} (sms {row.id})"
 
     def _calendar_id(self) -> str:
-        rows = content_query(self.shell, URI_CALENDARS, ("_id", "calendar_access_level", "visible"))
-        ok = [r for r in rows if (r.get("visible") in (None, "1")) and int(r.get("calendar_access_level") or 700) >= 500]
-        if not ok:
-            raise SetupError("events: no writable calendar on this phone")
-        return str(min(int(r["_id"] or 0) for r in ok))
+        """s2r's own LOCAL calendar (:mod:`device.localcal`): never an account's synced one."""
+        if self.calendar_id is None:
+            raise SetupError(f"events: {self.calendar_why}", unsupported=True)
+        return self.calendar_id
 
     def _add_event(self, e: CalendarEvent, j: Journal) -> str:
         before = _max_id(self.shell, URI_EVENTS)
@@ -898,22 +973,16 @@ class DeviceWriter:
         ids = sorted({r["raw_contact_id"] for r in rows
                       if r.get("mimetype") == MIME_NOTE and has_tag(r.get("data1") or "", tag)
                       and r.get("raw_contact_id")})
-        for rid in ids:
-            if not str(rid).isdigit():
-                continue
-            self.shell.run(["content", "delete", "--uri", URI_RAW_CONTACTS + "?caller_is_syncadapter=true",
-                            "--where", f"_id={int(rid)}"])
-            rep.removed["contacts"] = rep.removed.get("contacts", 0) + 1
+        delete_rows_verified(self.shell, "contacts", URI_RAW_CONTACTS, [int(r) for r in ids if str(r).isdigit()], rep,
+                             delete_uri=URI_RAW_CONTACTS + "?caller_is_syncadapter=true")
 
     def _delete_marked(self, kind: str, uri: str, col: str, tag: str, rep: TeardownReport) -> None:
         try:
             rows = content_query(self.shell, uri, ("_id", col))
         except ParseError:
             return
-        for r in rows:
-            if has_tag(r.get(col) or "", tag) and str(r.get("_id") or "").isdigit():
-                self.shell.run(["content", "delete", "--uri", uri, "--where", f"_id={int(r['_id'] or 0)}"])
-                rep.removed[kind] = rep.removed.get(kind, 0) + 1
+        ids = [int(str(r["_id"])) for r in rows if has_tag(r.get(col) or "", tag) and str(r.get("_id") or "").isdigit()]
+        delete_rows_verified(self.shell, kind, uri, ids, rep)
 
     def _delete_journalled(self, row: CreatedRow, rep: TeardownReport) -> None:
         """A row whose tag did not round-trip: delete its id only if it still holds what we wrote."""
@@ -929,8 +998,9 @@ class DeviceWriter:
             if row.content.get("name") not in names:
                 rep.left.append(f"contact raw id {row.id} changed since setup; left in place")
                 return
-            self.shell.run(["content", "delete", "--uri", URI_RAW_CONTACTS + "?caller_is_syncadapter=true",
-                            "--where", f"_id={int(row.id)}"])
+            delete_rows_verified(self.shell, row.kind, URI_RAW_CONTACTS, [int(row.id)], rep,
+                                 delete_uri=URI_RAW_CONTACTS + "?caller_is_syncadapter=true")
+            return
         else:
             cols = ("_id", *row.content.keys())
             try:
@@ -942,8 +1012,7 @@ class DeviceWriter:
             if any((rows[0].get(k) or "") != v for k, v in row.content.items()):
                 rep.left.append(f"{row.kind} {row.id} changed since setup; left in place")
                 return
-            self.shell.run(["content", "delete", "--uri", row.uri, "--where", f"_id={int(row.id)}"])
-        rep.removed[row.kind] = rep.removed.get(row.kind, 0) + 1
+            delete_rows_verified(self.shell, row.kind, row.uri, [int(row.id)], rep)
 
     def _is_our_file(self, f: CreatedFile) -> bool:
         head = bytes.fromhex(f.head)

@@ -66,7 +66,12 @@ class DeviceBackends:
 
     @classmethod
     def from_spec(cls, spec: str, *, options: DeviceOptions | None = None, client: Any = None,
-                  lease_timeout: float = 600.0, knobs: dict[str, Any] | None = None) -> "DeviceBackends":
+                  lease_timeout: float = 600.0, knobs: dict[str, Any] | None = None,
+                  android: list[int] | None = None, wait_devices: float = 30.0,
+                  echo: Any = None) -> "DeviceBackends":
+        """``knobs`` and ``android`` shape the virtual phones of a ``vdevice:N`` spec (phone i follows
+        ``android[i % len]``); ``wait_devices``: for ``all``/serials, how long to wait for a usable
+        phone before raising ``NoDevicesError`` with the fix (``echo`` shows the wait)."""
         from device.adb import client as default_client
         from device.adb import ensure_server
 
@@ -77,11 +82,23 @@ class DeviceBackends:
         opts = options or DeviceOptions()
         phones: list[Any] = []
         if kind == "vdevice":
-            phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})})
+            phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})}, android=android)
             serials = [p.serial for p in phones]
             # phones this run started are dedicated test phones by construction: a contact or
-            # event a policy creates is undone too (on a person's phone it is left alone)
-            opts = opts.model_copy(update={"destructive": True})
+            # event a policy creates is undone too (on a person's phone it is left alone), and
+            # setup may lift the WRITE_SMS app-op (restored at close) as --grant-appops would
+            opts = opts.model_copy(update={"destructive": True, "grant_appops": True})
+        else:
+            from device import farm as farm_mod
+
+            waiter = getattr(farm_mod, "wait_for_devices", None)
+            if waiter is not None:
+                import sys
+
+                def _echo(msg: str) -> None:
+                    print(msg, file=sys.stderr, flush=True)
+
+                waiter(client, serials, wait_devices, echo or _echo)
         farm = DeviceFarm(client, serials=serials, env_factory=lambda s: DeviceEnv(s, client=client, options=opts))
         farm.start()
         if kind != "all":
@@ -90,13 +107,27 @@ class DeviceBackends:
                 time.sleep(0.2)
         return cls(farm, phones=phones, lease_timeout=lease_timeout, spec=spec)
 
+    def describe(self) -> list[dict[str, Any]]:
+        """What each phone of the farm is (for ``config.json``): serial, and for s2r's virtual
+        phones the knobs that make it stock or permissive and its Android release."""
+        out: list[dict[str, Any]] = []
+        for p in self.phones:
+            k = p.knobs
+            out.append({"serial": p.serial, "virtual": True, "android": k.android, "permissive": k.permissive,
+                        "google_account": k.google_account, "flavor": k.flavor})
+        if not self.phones:
+            out = [{"serial": d.serial, "virtual": False} for d in self.farm.devices()]
+        return out
+
     def lease(self, spec: EpisodeSpec) -> Lease:
         fl = self.farm.lease(timeout=self.lease_timeout)
         info = {**fl.info, "target": spec.target}
         return Lease(env=fl.env, info=info, release=lambda broken: fl.release(broken))
 
-    def close(self) -> None:
+    def close(self) -> list[dict[str, Any]]:
+        """Close every phone (teardown, restore, audit); the per-phone closing reports."""
         self.farm.close()
+        reports = list(self.farm.closing_reports)
         for p in self.phones:
             try:
                 self.farm.client.disconnect(p.serial)
@@ -111,6 +142,7 @@ class DeviceBackends:
                 pool.rt.run(pool.close())
             except Exception as e:  # noqa: BLE001
                 log.warning("closing the virtual phones' pages: %s", e)
+        return reports
 
 
 def ensure_u2server(phone: Any) -> bool:
@@ -127,8 +159,10 @@ def ensure_u2server(phone: Any) -> bool:
 
 
 def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = None,
-                         timeout: float = 60.0) -> list[Any]:
-    """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server."""
+                         timeout: float = 60.0, android: list[int] | None = None) -> list[Any]:
+    """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server.
+
+    ``android``: the releases to spread over the phones (phone i follows ``android[i % len]``)."""
     from device.virtual.phone import VirtualPhone
     from sim.pool import SimPool
     from sim.runtime import Runtime
@@ -141,6 +175,8 @@ def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = Non
         for i in range(n):
             k = dict(knobs or {})
             k.setdefault("seed", i)
+            if android:
+                k["android"] = android[i % len(android)]
             p = VirtualPhone(k, pool=pool).start()
             phones.append(p)
             ensure_u2server(p)

@@ -59,6 +59,8 @@ class EpisodeRecord(BaseModel):
         None, description="unsupported = the backend cannot reproduce the task's setup (not retried, not counted).")
     attempts: int = Field(1, description="1 + infrastructure retries before this record.")
     retried_from: str | None = Field(None, description="Device serial an infra failure moved this episode off.")
+    left_on_phone: list[str] = Field(default_factory=list,
+                                     description="What this episode's teardown could not remove or restore (devices).")
 
     timings: dict[str, float] = Field(default_factory=dict)
     trace_path: str | None = None

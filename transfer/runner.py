@@ -166,6 +166,14 @@ def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, b
     except Exception as e:  # noqa: BLE001
         raise InfraError(f"reading state failed: {e}") from e
     verdict = judge(instance, before, after, final, truncated=terminated == "max_steps")
+    left: list[str] = []
+    end = getattr(env, "end_episode", None)
+    if end is not None:  # undo the setup now: what cannot be removed belongs in this record
+        try:
+            rep = end()
+            left = list(getattr(rep, "left", None) or [])
+        except Exception as e:  # noqa: BLE001 - the verdict stands; the phone's health is checked on release
+            left = [f"teardown did not finish: {type(e).__name__}: {e}"[:300]]
     if writer:
         writer.finish(trace, verdict.model_dump(mode="json"))
     t1 = time.time()
@@ -179,7 +187,7 @@ def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, b
         device_model=backend_info.get("model"), profile=backend_info.get("profile"), flavor=flavor,
         terminated_by=terminated, steps=steps, invalid_actions=invalid, timings=timings,
         trace_path=str(trace_dir.relative_to(trace_dir.parent.parent)) if trace_dir else None,
-        started_at=t0, finished_at=t1, **verdict.record_fields(),
+        started_at=t0, finished_at=t1, left_on_phone=left, **verdict.record_fields(),
     )
 
 

@@ -7,10 +7,36 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import BaseModel, ConfigDict, Field
+
 from .policies.registry import make_policy
 from .records import EpisodeRecord
 from .runner import EpisodeSpec, Lease, LocalExecutor, expand
 from .rundir import RunDir
+
+
+class NoUsableDevices(RuntimeError):
+    """No phone could be used (none attached, all unauthorized or offline): the message says how to fix it."""
+
+
+class DeviceRunOptions(BaseModel):
+    """The device-side choices of a run (recorded in ``config.json`` as ``device_run``).
+
+    ``vdevice_android``: Android releases of the virtual phones a ``vdevice:N`` spec starts,
+    spread over the farm in turn; ``vdevice_permissive``: those phones accept every write like
+    a rooted emulator (off: stock, unrooted phones); ``grant_appops``: setup may lift the
+    WRITE_SMS app-op for the shell and restores it at close (implied for s2r's own virtual
+    phones, never assumed on a person's phone); ``wait_devices``: seconds to wait for a phone.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    vdevice_android: list[int] = Field(default_factory=list)
+    vdevice_permissive: bool = False
+    grant_appops: bool = False
+    wait_devices: float = Field(30.0, ge=0)
+
+    def vdevice_knobs(self) -> dict[str, Any]:
+        return {"permissive": True} if self.vdevice_permissive else {}
 
 
 def parse_policies(items: list[str]) -> dict[str, str]:
@@ -43,7 +69,7 @@ class Session:
     def create(cls, *, out: Path, policies: list[str], split: str, tasks: str | None, seeds: int, repeats: int,
                sim: bool, flavor: str, profile: str, device: str | None, workers: int, resume: bool,
                limit: int = 0, extra_config: dict[str, Any] | None = None, test_recipient: str | None = None,
-               destructive: bool = False) -> "Session":
+               destructive: bool = False, device_run: "DeviceRunOptions | None" = None) -> "Session":
         """``test_recipient``: the one number send/call tasks may contact (it goes into the task
         instances and, on real phones, gates them); ``destructive``: allow resets that wipe
         phone data (dedicated test phones only) — never implied."""
@@ -70,14 +96,26 @@ class Session:
 
             from device.env import DeviceOptions
 
-            overrides: dict[str, Any] = {"destructive": bool(destructive)}
+            dr = device_run or DeviceRunOptions()
+            overrides: dict[str, Any] = {"destructive": bool(destructive), "grant_appops": dr.grant_appops}
             if test_recipient:
                 overrides["test_recipient"] = test_recipient
-            dev_b = DeviceBackends.from_spec(device, options=DeviceOptions(**overrides))
+            try:
+                dev_b = DeviceBackends.from_spec(device, options=DeviceOptions(**overrides),
+                                                 knobs=dr.vdevice_knobs(), android=dr.vdevice_android,
+                                                 wait_devices=dr.wait_devices)
+            except Exception as e:
+                if sim_b is not None:
+                    sim_b.close()
+                if type(e).__name__ == "NoDevicesError":
+                    raise NoUsableDevices(str(e)) from e
+                raise
             targets.append(("device", "farm"))
         config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
                   "backends": [t for t in targets], "flavor": flavor, "profile": profile, "device": device,
                   "test_recipient": test_recipient, "destructive": bool(destructive),
+                  **({"device_run": (device_run or DeviceRunOptions()).model_dump(mode="json"),
+                      "phones": dev_b.describe()} if dev_b is not None else {}),
                   **(extra_config or {})}
         rd = RunDir(out)
         rd.init(config, resume)
@@ -109,10 +147,21 @@ class Session:
                            workers=workers)
         return ex.run(self.specs, self.rundir)
 
-    def close(self) -> None:
+    def close(self) -> list[dict[str, Any]]:
+        """Close the backends. For phones: every teardown leftover and the end-of-run audit
+        (start vs. after close), written to ``phone_audit.json`` in the run directory and returned."""
+        reports: list[dict[str, Any]] = []
         for b in (self.sim, self.devices):
             if b is not None:
                 try:
-                    b.close()
+                    got = b.close()
+                    if b is self.devices and isinstance(got, list):
+                        reports = got
                 except Exception:  # noqa: BLE001
                     pass
+        if reports:
+            import json
+
+            (self.rundir.path / "phone_audit.json").write_text(json.dumps(reports, indent=1, ensure_ascii=False),
+                                                               encoding="utf-8")
+        return reports

@@ -27,15 +27,30 @@ Defaults, and why:
 * ``flaky`` off — set ``drop_every_n`` or ``drop_probability`` for fault tests.
 * ``clock_rate=1.0`` — the phone's clock follows wall time (a device's clock does not wait
   for the policy); 0 freezes the sim clock.
+* ``android=14`` — the Android release whose rules and output formats the phone follows
+  (11, 13, 14 or 15; SDK 30, 33, 34, 35): which ``cmd`` services exist, whether the shell may
+  read the call log, the ``dumpsys window`` inset format, the clipboard overlay (13+).
+* ``permissive=False`` — a *stock, unrooted* phone, as a user plugs one in over USB: the
+  shell user (uid 2000, ``com.android.shell``) is refused what AOSP refuses it (SMS writes
+  behind the WRITE_SMS app-op, calendars only under an account, settings keys that mirror a
+  service do not switch the service, only the stock keyboard installed). ``True`` is the old
+  behaviour of this phone, like a rooted emulator: every write is accepted and the ADB
+  keyboards are installed. Never the default, and never what a test of DeviceEnv relies on.
+* ``google_account=None`` — no account on the phone (so it has no calendar at all). An
+  address (``user@gmail.com``) models a phone signed in to Google: its ``com.google``
+  calendar syncs to that person's cloud, and s2r must never write into it.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from actionmap.apps import APP_IDS
 
-__all__ = ["FlakyTransport", "PhoneKnobs", "DEFAULT_IME", "ADB_KEYBOARD_IME", "U2_IME"]
+__all__ = ["FlakyTransport", "PhoneKnobs", "DEFAULT_IME", "ADB_KEYBOARD_IME", "U2_IME", "ANDROID_SDK",
+           "PERMISSIVE_IMES"]
 
 #: The AOSP keyboard (what a stock phone types with).
 DEFAULT_IME = "com.android.inputmethod.latin/.LatinIME"
@@ -43,6 +58,10 @@ DEFAULT_IME = "com.android.inputmethod.latin/.LatinIME"
 ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
 #: uiautomator2's own IME (``d.send_keys`` broadcasts to it).
 U2_IME = "com.github.uiautomator/.AdbKeyboard"
+#: What a rooted emulator set up for agents often carries (``permissive=True``).
+PERMISSIVE_IMES = [DEFAULT_IME, ADB_KEYBOARD_IME, U2_IME]
+#: Android release → API level (``ro.build.version.sdk``).
+ANDROID_SDK: dict[int, int] = {11: 30, 13: 33, 14: 34, 15: 35}
 
 
 class FlakyTransport(BaseModel):
@@ -79,8 +98,33 @@ class PhoneKnobs(BaseModel):
     touch_jitter_px: int = Field(0, ge=0, le=200, description="Touches land up to ±N px off target (seeded).")
     flaky: FlakyTransport = Field(default_factory=FlakyTransport)
     clock_rate: float = Field(1.0, ge=0, le=1000, description="Sim seconds per wall second (0 = frozen clock).")
-    installed_imes: list[str] = Field(default_factory=lambda: [DEFAULT_IME, ADB_KEYBOARD_IME, U2_IME],
-                                      description="IMEs installed on the phone (the first is the default).")
+    android: int = Field(14, description="Android release the phone follows: 11, 13, 14 or 15.")
+    permissive: bool = Field(False, description="Accept every write and carry the ADB keyboards, like a rooted "
+                                                "emulator (off: a stock, unrooted phone).")
+    google_account: str | None = Field(None, description="A signed-in Google account whose calendar syncs to the "
+                                                         "cloud (None: no account, so no calendar).")
+    installed_imes: list[str] = Field(default_factory=lambda: [DEFAULT_IME],
+                                      description="IMEs installed on the phone (the first is the default). A stock "
+                                                  "phone has only its keyboard; permissive phones get the ADB ones.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _permissive_imes(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("permissive") and "installed_imes" not in data:
+            data = {**data, "installed_imes": list(PERMISSIVE_IMES)}
+        return data
+
+    @field_validator("android")
+    @classmethod
+    def _android(cls, v: int) -> int:
+        if v not in ANDROID_SDK:
+            raise ValueError(f"unsupported Android release {v}; choose one of {sorted(ANDROID_SDK)}")
+        return v
+
+    @property
+    def sdk(self) -> int:
+        """The API level of :attr:`android` (``ro.build.version.sdk``)."""
+        return ANDROID_SDK[self.android]
 
     @field_validator("flavor")
     @classmethod

@@ -96,6 +96,8 @@ SIM_PACKAGES: dict[str, str] = {
 }
 PACKAGE_APPS: dict[str, str] = {v: k for k, v in SIM_PACKAGES.items()}
 
+#: A stock build id per Android release (what ``ro.build.id`` looks like on a Pixel).
+_BUILD_IDS = {11: "RQ3A.211001.001", 13: "TQ3A.230901.001", 14: "AP2A.240805.005", 15: "AP4A.250105.002"}
 _PRODUCT_CODENAMES = {"Pixel 7": "panther", "Pixel 7 Pro": "cheetah", "Pixel 8": "shiba"}
 
 
@@ -168,6 +170,8 @@ class VirtualPhone:
             self.env.reset()
             data = json.loads(self.env.capture())
             data["sys"]["permission_prompts"] = list(self.knobs.permission_prompts)
+            if isinstance(data["world"].get("device"), dict):
+                data["world"]["device"].update(android_version=str(self.knobs.android), sdk=self.knobs.sdk)
             world_time = data["world"].get("time")
             if world_time:
                 self._clock_sim = datetime.fromisoformat(world_time)
@@ -222,9 +226,9 @@ class VirtualPhone:
         model = self.profile.model
         codename = _PRODUCT_CODENAMES.get(model, _slug(model))
         dev = self._device_info()
-        release = dev.get("android_version") or "14"
-        sdk = str(dev.get("sdk") or 34)
-        build = dev.get("build") or "AP2A.270315.001"
+        release = str(self.knobs.android)
+        sdk = str(self.knobs.sdk)
+        build = _BUILD_IDS.get(self.knobs.android) or dev.get("build") or "AP2A.240805.005"
         brand = self.profile.manufacturer.lower()
         fingerprint = f"{brand}/{codename}/{codename}:{release}/{build}/11520431:user/release-keys"
         density = self.profile.density

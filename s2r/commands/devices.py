@@ -12,9 +12,10 @@ def register(app: typer.Typer) -> None:
     def devices(
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
         serial: list[str] = typer.Option(None, "--serial", "-s", help="Only these serials (repeatable)."),
-        no_probe: bool = typer.Option(False, "--no-probe", help="Skip the input-injection probe."),
+        no_probe: bool = typer.Option(False, "--no-probe", help="Skip the input-injection and capability probes."),
     ) -> None:
-        """List attached phones (USB and TCP) with geometry, input, IME and lock status."""
+        """List attached phones (USB and TCP) with geometry, input, IME, lock status and capabilities
+        (what the shell user may do: SMS, calendar, call log, service commands, text routes)."""
         from concurrent.futures import ThreadPoolExecutor
 
         from device.adb import client, ensure_server, server_addr
@@ -38,7 +39,7 @@ def register(app: typer.Typer) -> None:
             if state != "device":
                 return Preflight(serial=s, state=state, problems=[f"adb state is {state}"])
             try:
-                return run_preflight(Shell(c, s), probe_input=not no_probe)
+                return run_preflight(Shell(c, s), probe_input=not no_probe, capabilities=not no_probe)
             except Exception as e:  # noqa: BLE001
                 return Preflight(serial=s, state=state, problems=[f"{type(e).__name__}: {e}"[:200]])
 
@@ -52,7 +53,7 @@ def register(app: typer.Typer) -> None:
         from rich.table import Table
 
         t = Table(title=f"phones on the adb server {':'.join(map(str, server_addr()))}")
-        for col in ("serial", "state", "model", "android", "screen", "input", "lock", "ime", "status"):
+        for col in ("serial", "state", "model", "android", "screen", "input", "lock", "ime", "capabilities", "status"):
             t.add_column(col)
         for r in results:
             size = "x".join(map(str, r.display_size)) if r.display_size else "?"
@@ -64,10 +65,23 @@ def register(app: typer.Typer) -> None:
                 {True: "[green]ok[/]", False: "[red]refused[/]", None: "?"}[r.input_injection],
                 {True: "[red]locked[/]", False: "[green]open[/]", None: "?"}[r.keyguard],
                 (r.adb_ime or r.ime_current or "?").split("/")[-1],
+                r.capabilities.summary() if r.capabilities else "-",
                 "[green]ready[/]" if r.ok else "[red]" + "; ".join(r.problems)[:80] + "[/]",
             )
         console = Console()
         console.print(t)
+        if any(r.capabilities for r in results):
+            console.print("capabilities: sms w=writable grant=needs --grant-appops ro=read only · cal local=s2r may "
+                          "create its LOCAL calendar (+synced: an account calendar, never written) · call r/w · "
+                          "svc: service commands present · text: routes in the order tried")
         if not results:
-            console.print("no phones attached (USB: enable USB debugging; Wi-Fi: `adb connect HOST:PORT`)")
+            from device.farm import NO_PHONE_FIX
+
+            console.print(f"no phones attached. {NO_PHONE_FIX}")
+        else:
+            from device.farm import STATE_FIXES
+
+            for r in results:
+                if r.state in STATE_FIXES and r.state != "device":
+                    console.print(f"{r.serial} is {r.state}: {STATE_FIXES[r.state]}")
         raise typer.Exit(0 if all(r.ok for r in results) else 1)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -42,14 +43,16 @@ def quick_tasks(split: str, n: int = 10) -> list[str]:
 
 def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: str, device: str, split: str,
                tasks: str | None, seeds: int, repeats: int, workers: int, resume: bool, limit: int = 0,
-               bootstrap: int = 2000) -> dict:
+               bootstrap: int = 2000, device_run: Any = None) -> dict:
+    from s2r.commands.run import _create_or_exit
     from transfer.report import headline, write_report
     from transfer.session import Session, parse_policies
 
     pols = parse_policies(policies)
-    sess = Session.create(out=out, policies=policies, split=split, tasks=tasks, seeds=seeds, repeats=repeats,
-                          sim=True, flavor=sim_flavor, profile=sim_profile, device=device, workers=workers,
-                          resume=resume, limit=limit, extra_config={"paired": True, **_roles(pols)})
+    sess = _create_or_exit(lambda: Session.create(
+        out=out, policies=policies, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=True,
+        flavor=sim_flavor, profile=sim_profile, device=device, workers=workers, resume=resume, limit=limit,
+        extra_config={"paired": True, **_roles(pols)}, device_run=device_run))
     console = Console()
     t0 = time.time()
     try:
@@ -58,7 +61,10 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
         console.print(f"[yellow]interrupted[/]: finished episodes are kept in {out}; rerun with --resume")
         raise typer.Exit(130)
     finally:
-        sess.close()
+        reports = sess.close()
+    from s2r.commands.run import print_phone_reports
+
+    print_phone_reports(reports, sess.rundir.records())
     paths = write_report(out, bootstrap=bootstrap)
     import json
 
@@ -81,11 +87,23 @@ def register(app: typer.Typer) -> None:
         repeats: int = typer.Option(1), workers: int = typer.Option(2), resume: bool = typer.Option(False, "--resume"),
         limit: int = typer.Option(0, help="Only the first N templates."),
         bootstrap: int = typer.Option(2000, help="Bootstrap replicates for the CIs."),
+        vdevice_android: str = typer.Option(None, "--vdevice-android", metavar="11,14,15",
+                                            help="Android releases of the virtual phones, spread over the farm."),
+        vdevice_permissive: bool = typer.Option(False, "--vdevice-permissive",
+                                                help="Virtual phones accept every write (rooted-emulator-like)."),
+        grant_appops: bool = typer.Option(False, "--grant-appops",
+                                          help="Let setup lift the WRITE_SMS app-op (restored at close); implied "
+                                               "for s2r's own virtual phones."),
+        wait_devices: float = typer.Option(30.0, "--wait-devices", metavar="SECONDS",
+                                           help="How long to wait for a phone to be attached."),
     ) -> None:
         """Run the same policies on the same task instances in the sim and on devices; write the transfer report."""
+        from s2r.commands.run import device_run_options
+
         run_paired(out=out, policies=policy, sim_flavor=flavor, sim_profile=profile, device=device, split=split,
                    tasks=tasks, seeds=seeds, repeats=repeats, workers=workers, resume=resume, limit=limit,
-                   bootstrap=bootstrap)
+                   bootstrap=bootstrap,
+                   device_run=device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices))
 
     @app.command("demo")
     def demo(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -33,15 +35,29 @@ def register(app: typer.Typer) -> None:
         destructive: bool = typer.Option(False, "--destructive",
                                          help="Allow resets that wipe phone data (pm clear, shared storage). "
                                               "Dedicated test phones only; off unless given."),
+        vdevice_android: str = typer.Option(None, "--vdevice-android", metavar="11,14,15",
+                                            help="Android releases of the virtual phones (vdevice:N), spread over "
+                                                 "the farm in turn (default 14)."),
+        vdevice_permissive: bool = typer.Option(False, "--vdevice-permissive",
+                                                help="Virtual phones accept every write, like a rooted emulator "
+                                                     "(default: stock, unrooted phones)."),
+        grant_appops: bool = typer.Option(False, "--grant-appops",
+                                          help="Let setup lift the WRITE_SMS app-op for the shell (restored at "
+                                               "close). Implied for s2r's own virtual phones; never assumed on "
+                                               "a person's phone."),
+        wait_devices: float = typer.Option(30.0, "--wait-devices", metavar="SECONDS",
+                                           help="How long to wait for a phone to be attached (--device all|SERIALS)."),
     ) -> None:
         """Run policies on one backend and write episodes.jsonl + traces."""
         from transfer.session import Session
 
         if not sim and not device:
             raise typer.BadParameter("choose a backend: --sim or --device SPEC")
-        sess = Session.create(out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats,
-                              sim=sim, flavor=flavor, profile=profile, device=device, workers=workers,
-                              resume=resume, limit=limit, test_recipient=test_recipient, destructive=destructive)
+        dev_opts = device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices)
+        sess = _create_or_exit(lambda: Session.create(
+            out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=sim, flavor=flavor,
+            profile=profile, device=device, workers=workers, resume=resume, limit=limit,
+            test_recipient=test_recipient, destructive=destructive, device_run=dev_opts))
         t0 = time.time()
         try:
             recs = sess.run()
@@ -49,8 +65,55 @@ def register(app: typer.Typer) -> None:
             Console().print(f"[yellow]interrupted[/]: finished episodes are in {out}; rerun with --resume")
             raise typer.Exit(130)
         finally:
-            sess.close()
+            reports = sess.close()
         _summary(sess.rundir.records(), time.time() - t0, out)
+        print_phone_reports(reports, sess.rundir.records())
+
+
+def device_run_options(vdevice_android: str | None, vdevice_permissive: bool, grant_appops: bool,
+                       wait_devices: float) -> Any:
+    """The device-side options of ``run``/``paired``, validated (a bad value is a usage error)."""
+    from s2r.commands.vdevice import parse_android_versions
+    from transfer.session import DeviceRunOptions
+
+    try:
+        versions = parse_android_versions(vdevice_android) if vdevice_android else []
+        return DeviceRunOptions(vdevice_android=versions, vdevice_permissive=vdevice_permissive,
+                                grant_appops=grant_appops, wait_devices=wait_devices)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from e
+
+
+def _create_or_exit(make: Callable[[], Any]) -> Any:
+    """Build the session; a farm with no usable phone is the user's to fix: print why, exit 2."""
+    from transfer.session import NoUsableDevices
+
+    try:
+        return make()
+    except NoUsableDevices as e:
+        Console(stderr=True).print(f"[red]error[/]: {e}")
+        raise typer.Exit(2) from None
+
+
+def print_phone_reports(reports: list[dict[str, Any]], recs: list) -> None:
+    """After a device run: what teardowns could not undo, and each phone's end-of-run audit."""
+    if not reports:
+        return
+    console = Console()
+    left_eps = [r for r in recs if getattr(r, "left_on_phone", None)]
+    for r in left_eps[:10]:
+        console.print(f"[yellow]left on {r.device_serial}[/] after {r.episode_id}: " + "; ".join(r.left_on_phone)[:300])
+    if len(left_eps) > 10:
+        console.print(f"[yellow]… {len(left_eps) - 10} more episodes left something (see episodes.jsonl)[/]")
+    for rep in reports:
+        audit = rep.get("audit") or {}
+        bad = bool(audit.get("leftovers") or audit.get("changed") or rep.get("left"))
+        console.print(("[red]" if bad else "[green]") + "audit[/] " + rep.get("audit_summary", ""))
+        for what in ("leftovers", "changed"):
+            for line in (audit.get(what) or [])[:5]:
+                console.print(f"  {what}: {line}")
+        for line in (rep.get("left") or [])[:5]:
+            console.print(f"  not undone: {line}")
 
 
 def _summary(recs: list, elapsed: float, out: Path) -> None:

@@ -29,15 +29,38 @@ DEFAULT_PORT = 6555
 
 
 def _knobs(profile: str, flavor: str, seed: int, latency_ms: float, animation_ms: int, jitter: int,
-           prompts: str | None, ime_visible: bool, drop_every: int, drop_probability: float) -> Any:
+           prompts: str | None, ime_visible: bool, drop_every: int, drop_probability: float,
+           android: int = 14, permissive: bool = False, google_account: str | None = None) -> Any:
     from device.virtual.knobs import FlakyTransport, PhoneKnobs
 
     kw: dict[str, Any] = dict(profile=profile, flavor=flavor, seed=seed, input_latency_ms=latency_ms,
                               animation_ms=animation_ms, touch_jitter_px=jitter, ime_visible=ime_visible,
-                              flaky=FlakyTransport(drop_every_n=drop_every, drop_probability=drop_probability))
+                              flaky=FlakyTransport(drop_every_n=drop_every, drop_probability=drop_probability),
+                              android=android, permissive=permissive, google_account=google_account or None)
     if prompts is not None:
         kw["permission_prompts"] = [p.strip() for p in prompts.split(",") if p.strip()]
     return PhoneKnobs(**kw)
+
+
+def parse_android_versions(text: str | None) -> list[int]:
+    """``"11,14,15"`` → ``[11, 14, 15]``; raises ``ValueError`` naming the releases a phone can follow."""
+    from device.virtual.knobs import ANDROID_SDK
+
+    out: list[int] = []
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            v = int(part)
+        except ValueError:
+            v = -1
+        if v not in ANDROID_SDK:
+            raise ValueError(f"unknown Android release {part!r}; choose from {', '.join(map(str, sorted(ANDROID_SDK)))}")
+        out.append(v)
+    if not out:
+        raise ValueError("no Android release given; e.g. --android 14 or --vdevice-android 11,14,15")
+    return out
 
 
 @vdevice_app.command("start")
@@ -59,6 +82,14 @@ def start(
     drop_every: int = typer.Option(0, help="Flaky transport: drop the TCP connection every N streams."),
     drop_probability: float = typer.Option(0.0, help="Flaky transport: drop with this probability per stream."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON line per phone instead of text."),
+    android: str = typer.Option("14", "--android", help="Android release the phones follow: 11, 13, 14 or 15 "
+                                                        "(comma-separated: phone i takes the i-th, cycling)."),
+    permissive: bool = typer.Option(False, "--permissive",
+                                    help="Accept every write and carry ADB keyboards, like a rooted emulator "
+                                         "(default: a stock, unrooted phone)."),
+    google_account: str = typer.Option(None, "--google-account", metavar="ADDRESS",
+                                       help="Sign the phone in to this Google account (a synced calendar that s2r "
+                                            "must never write into). Default: no account, so no calendar."),
 ) -> None:
     """Run virtual phone(s) in the foreground; each prints its ``adb connect`` line."""
     from device.virtual.phone import VirtualPhone
@@ -74,8 +105,10 @@ def start(
     try:
         for i in range(count):
             try:
+                versions = parse_android_versions(android)
                 knobs = _knobs(profile, flavor, seed + i, latency_ms, animation_ms, jitter, prompts, not no_ime,
-                               drop_every, drop_probability)
+                               drop_every, drop_probability, android=versions[i % len(versions)],
+                               permissive=permissive, google_account=google_account)
             except ValueError as e:
                 raise typer.BadParameter(str(e)) from e
             phone = VirtualPhone(knobs, port=(port + i) if port else 0)
@@ -99,6 +132,9 @@ def start(
                                        "registered": msg or None, **info}, ensure_ascii=False))
             else:
                 typer.echo(f"adb connect {phone.serial}" + (f"    # {msg}" if msg else ""))
+                kn = info["knobs"]
+                kind = "permissive (rooted-emulator-like)" if kn.get("permissive") else "stock"
+                typer.echo(f"  Android {kn.get('android')} {kind}, account: {kn.get('google_account') or 'none'}")
                 typer.echo(f"  {info['model']} ({info['profile']}, {info['flavor']}), "
                            f"{info['display']['width']}x{info['display']['height']} @ {info['display']['density']} dpi, "
                            f"serialno {info['serialno']}")

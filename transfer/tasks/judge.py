@@ -231,6 +231,9 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
     prev = getattr(before, kind)
     if recs is None or (op == "created" and prev is None):
         return CheckResult(name=name, field=field, undetermined=True, detail=f"{kind} are unknown on this backend")
+    unseen = _unseen(kind, {**g.match, **g.expect}, after)
+    if unseen:
+        return CheckResult(name=name, field=field, undetermined=True, detail=unseen)
     prev = prev or []
     full = {**g.match, **g.expect}
 
@@ -309,6 +312,21 @@ def _check_record(g: RecordCheck, before: WorldState, after: WorldState, name: s
                        detail=detail)
 
 
+def _unseen(kind: str, spec: dict[str, Any], after: WorldState) -> str:
+    """Why a record check cannot be judged here: it is about records the backend cannot see
+    (``WorldState.hidden``, e.g. an SMS draft under a stock phone's restricted view); "" if none."""
+    for key, values in (after.hidden or {}).items():
+        k, _, f = key.partition(".")
+        if k != kind or f not in spec:
+            continue
+        want = spec[f]
+        wants = [want] if not isinstance(want, (list, tuple, set)) else list(want)
+        bad = [w for w in wants if isinstance(w, str) and w in values]
+        if bad:
+            return f"{kind} with {f}={bad[0]} cannot be read on this backend (hidden: {', '.join(values)})"
+    return ""
+
+
 def _check_hook(g: HookCheck, before: WorldState, after: WorldState, name: str) -> CheckResult:
     from .hooks import CHECK_HOOKS
 
@@ -378,7 +396,7 @@ def _empty_list_marker(c: Change) -> bool:
 
 
 # --------------------------------------------------------------------------------------- diff
-_SECTIONS: tuple[str, ...] = tuple(WorldState.model_fields)
+_SECTIONS: tuple[str, ...] = tuple(f for f in WorldState.model_fields if f != "hidden")
 
 
 def section_diff(before: WorldState, after: WorldState) -> list[Change]:

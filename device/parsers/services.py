@@ -1,0 +1,127 @@
+"""What system services print about their own state → typed values.
+
+A setting that mirrors a service (Wi-Fi, Bluetooth, airplane mode, Do Not Disturb, dark mode,
+location, media volume) is only what the *service* says it is: a raw ``settings put`` of
+``wifi_on`` or ``zen_mode`` leaves the service untouched on a stock phone (ZenModeHelper even
+writes ``zen_mode`` back), so setup, teardown and the judge read these through the service.
+Each parser returns ``None`` for text it does not recognise (a service missing on this
+release prints ``Unknown command`` / ``Can't find service``) — *unknown*, never a guess.
+
+Sources (AOSP):
+
+* ``cmd wifi status`` — ``WifiShellCommand.java`` (``"Wifi is enabled"`` / ``"Wifi is disabled"``
+  on the first line).
+* ``cmd connectivity airplane-mode`` — ``ConnectivityService`` shell command
+  (prints ``enabled`` / ``disabled``).
+* ``cmd uimode night`` — ``UiModeManagerService.Shell`` (``"Night mode: yes|no|auto|custom"``).
+* ``cmd location is-location-enabled`` — ``LocationShellCommand.java`` (``true`` / ``false``).
+* ``cmd media_session volume --stream 3 --get`` — ``VolumeCtrl.java``
+  (``"volume is 5 in range [0..15]"``).
+* ``dumpsys notification`` — ``ZenModeHelper.dump`` (``mZenMode=ZEN_MODE_OFF`` …).
+* ``dumpsys bluetooth_manager`` — ``BluetoothManagerService.dump`` (``  enabled: true``,
+  ``  state: ON``).
+* ``appops get <pkg> <op>`` — ``AppOpsService.Shell`` (``"WRITE_SMS: allow; time=…"``,
+  ``"No operations."`` when the op is at its default).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._common import normalize_text
+
+__all__ = ["SERVICE_MISSING", "service_missing", "parse_wifi_status", "parse_airplane_mode", "parse_night_mode",
+           "parse_location_enabled", "parse_volume_get", "parse_zen_mode", "parse_bluetooth_dump",
+           "parse_appops_mode"]
+
+SERVICE_MISSING = re.compile(r"(Unknown command|Unknown option|Can't find service|inaccessible or not found|"
+                             r"\bnot found\b|No shell command implementation|Exception|Error:|[Uu]sage:)")
+"""What a service prints when the command does not exist on this release (or failed)."""
+
+
+def service_missing(text: str | bytes) -> bool:
+    """True when a service command's output says the command is not there / did not run."""
+    return bool(SERVICE_MISSING.search(normalize_text(text)))
+
+
+def _lines(text: str | bytes) -> list[str]:
+    return [ln.strip() for ln in normalize_text(text).split("\n") if ln.strip()]
+
+
+def parse_wifi_status(text: str | bytes) -> bool | None:
+    """``cmd wifi status`` → Wi-Fi on/off from its first line."""
+    for ln in _lines(text)[:3]:
+        m = re.match(r"Wifi is (enabled|disabled)", ln)
+        if m:
+            return m.group(1) == "enabled"
+    return None
+
+
+def parse_airplane_mode(text: str | bytes) -> bool | None:
+    """``cmd connectivity airplane-mode`` → on/off."""
+    ln = _lines(text)
+    return {"enabled": True, "disabled": False}.get(ln[-1].lower()) if ln else None
+
+
+def parse_night_mode(text: str | bytes) -> bool | None:
+    """``cmd uimode night`` → dark on/off (``auto``/``custom``: depends on the hour → unknown)."""
+    for ln in _lines(text):
+        m = re.match(r"Night mode: (\w+)", ln)
+        if m:
+            return {"yes": True, "no": False}.get(m.group(1))
+    return None
+
+
+def parse_location_enabled(text: str | bytes) -> bool | None:
+    """``cmd location is-location-enabled`` → on/off."""
+    ln = _lines(text)
+    return {"true": True, "false": False}.get(ln[-1].lower()) if ln else None
+
+
+def parse_volume_get(text: str | bytes) -> int | None:
+    """``cmd media_session volume --stream N --get`` → the stream's index."""
+    m = re.search(r"volume is (\d+) in range", normalize_text(text))
+    return int(m.group(1)) if m else None
+
+
+_ZEN = {"ZEN_MODE_OFF": 0, "ZEN_MODE_IMPORTANT_INTERRUPTIONS": 1, "ZEN_MODE_NO_INTERRUPTIONS": 2,
+        "ZEN_MODE_ALARMS": 3, "OFF": 0, "IMPORTANT_INTERRUPTIONS": 1, "NO_INTERRUPTIONS": 2, "ALARMS": 3}
+
+
+def parse_zen_mode(text: str | bytes) -> bool | None:
+    """``dumpsys notification`` → Do Not Disturb on (any zen mode but OFF) / off.
+
+    ZenModeHelper prints ``mZenMode=`` + ``Global.zenModeToString`` (a name); some builds
+    print the integer."""
+    m = re.search(r"\bmZenMode=(\w+)", normalize_text(text))
+    if not m:
+        return None
+    v = m.group(1)
+    mode = int(v) if v.isdigit() else _ZEN.get(v)
+    return None if mode is None else mode != 0
+
+
+def parse_bluetooth_dump(text: str | bytes) -> bool | None:
+    """``dumpsys bluetooth_manager`` → on/off (``state: ON``, else ``enabled: true|false``)."""
+    t = normalize_text(text)
+    m = re.search(r"^\s*state: (\w+)", t, re.M)
+    if m and m.group(1) in ("ON", "OFF", "BLE_ON"):
+        return m.group(1) == "ON"
+    m = re.search(r"^\s*enabled: (true|false)", t, re.M)
+    return None if not m else m.group(1) == "true"
+
+
+def parse_appops_mode(text: str | bytes, op: str) -> str | None:
+    """``appops get PKG OP`` → the op's mode (``allow``, ``ignore``, ``deny``, ``default`` …).
+
+    ``No operations.`` (or no line for the op) means the op is at its default mode, reported
+    as ``"default"``; ``None`` only for text that is not appops output at all."""
+    t = normalize_text(text)
+    m = re.search(rf"\b{re.escape(op)}: (\w+)", t)
+    if m:
+        return m.group(1)
+    if "No operations." in t or not t.strip():
+        return "default"
+    if service_missing(t) or re.search(r"Unknown|SecurityException|Error", t):
+        return None
+    return "default"
