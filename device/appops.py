@@ -24,7 +24,7 @@ from pydantic import BaseModel, Field
 from device.adbshell import DeviceCommandError, Shell
 from device.parsers.services import parse_appops_mode
 
-__all__ = ["AppOpGrant", "appop_mode", "grant_appop", "restore_appop", "SHELL_PACKAGE"]
+__all__ = ["AppOpGrant", "appop_mode", "grant_appop", "restore_appop", "effective_mode", "SHELL_PACKAGE"]
 
 SHELL_PACKAGE = "com.android.shell"
 
@@ -78,10 +78,16 @@ def restore_appop(shell: Shell, g: AppOpGrant) -> list[str]:
     except DeviceCommandError as e:
         return [f"appops {g.package} {g.op}: could not restore {target!r} ({e})"]
     now = appop_mode(shell, g.op, g.package)
-    ok = now == target or (target == "default" and now in ("default", _default_of(g.op)))
+    ok = now == target or effective_mode(now, g.op) == effective_mode(target, g.op)
     if not ok:
         return [f"appops {g.package} {g.op}: wanted {target!r}, still {now!r} ({r.text.strip()[:100]})"]
     return []
+
+
+def effective_mode(mode: str | None, op: str) -> str | None:
+    """What the provider does with a mode: ``default`` (never set, or MODE_DEFAULT, which the
+    shell's missing permission turns into a refusal) acts as the op's default mode."""
+    return _default_of(op) if mode == "default" else mode
 
 
 def _default_of(op: str) -> str:

@@ -112,9 +112,10 @@ def snapshot(shell: Shell) -> PhoneSnapshot:
             snap.services[field] = read_setting_service(shell, field)
         except (ServiceUnavailable, ParseError, DeviceCommandError):
             pass  # this release lacks the status command: the settings key above stands in
-    from device.appops import appop_mode
+    from device.appops import appop_mode, effective_mode
 
-    snap.appops["com.android.shell/WRITE_SMS"] = appop_mode(shell, "WRITE_SMS")
+    # the mode as the provider applies it ("No operations." and an explicit `default` both ignore)
+    snap.appops["com.android.shell/WRITE_SMS"] = effective_mode(appop_mode(shell, "WRITE_SMS"), "WRITE_SMS")
     try:  # paths only: a roots that does not exist prints its error on stderr, the rest still lists
         out = shell.run(["find", *_FILE_ROOTS, "-maxdepth", "3", "-type", "f"], timeout=60).out
     except DeviceCommandError:
@@ -157,8 +158,8 @@ def compare(before: PhoneSnapshot, after: PhoneSnapshot, *, s2r_files: set[str] 
                 diffs = [f"{k}: {b[rid].get(k)!r} → {row.get(k)!r}" for k in row if row.get(k) != b[rid].get(k)]
                 audit.changed.append(f"{table} {rid}: " + "; ".join(diffs)[:200])
         for rid, row in b.items():
-            if rid not in a:
-                audit.changed.append(f"{_describe(table, row)} is gone")
+            if rid not in a and not (_tagged(row) or (table == "calendars" and row.get("account_name") == "s2r")):
+                audit.changed.append(f"{_describe(table, row)} is gone")  # (s2r's own, left by a crash: cleaned)
     for k, v in before.settings.items():
         if after.settings.get(k, v) != v:
             audit.changed.append(f"setting {k}: {v!r} → {after.settings.get(k)!r}")

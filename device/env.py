@@ -89,12 +89,23 @@ class SessionJournal(BaseModel):
     ime_was_enabled: bool = True
     appops: list[AppOpGrant] = Field(default_factory=list, description="App-ops s2r lifted (--grant-appops).")
     calendars: list[str] = Field(default_factory=list, description="ids of the LOCAL calendars s2r created.")
+    leftover_tags: list[str] = Field(default_factory=list,
+                                     description="Run tags whose rows a teardown could not all remove (retried).")
 
     def restore(self, shell: Shell) -> list[str]:
         """Undo everything, each part proven by reading the phone's own authority again; the
         problems (empty = all undone). Calendars go first: their events' deletes need nothing
         lifted; app-ops go last, after every SMS s2r wrote is gone."""
         problems = []
+        if self.leftover_tags:
+            from device.writers import DeviceWriter
+
+            sweeper = DeviceWriter(shell)
+            for tag in list(self.leftover_tags):
+                rep = sweeper.sweep_tag(tag)
+                problems += rep.left
+                if not rep.left:
+                    self.leftover_tags.remove(tag)
         for cid in list(self.calendars):
             left = remove_local_calendar(shell, cid)
             problems += left
@@ -212,6 +223,10 @@ class DeviceEnv:
                 pass
             stale_session.unlink(missing_ok=True)
         self.session = SessionJournal()
+        if self.options.audit:  # the phone as it is before s2r changes anything this session
+            from device.audit import snapshot
+
+            self.audit_start = snapshot(self.shell)
         if self.options.stay_awake or self.options.no_animations:
             self.tweaks = DeviceTweaks(self.shell)
             self.tweaks.journal = self.session.raw
@@ -245,10 +260,6 @@ class DeviceEnv:
             log.warning("%s: undid a setup left by an earlier run: %s", self.serial, self.last_teardown)
         for c in find_s2r_calendars(self.shell):  # left by a crash whose journal is gone
             self.warnings += remove_local_calendar(self.shell, str(c.get("_id")))
-        if self.options.audit:
-            from device.audit import snapshot
-
-            self.audit_start = snapshot(self.shell)
         self._grant_and_calendar(pf)
         return pf
 
@@ -405,6 +416,9 @@ class DeviceEnv:
             self.journal = None
             if self.last_teardown.left:
                 self.left_total += self.last_teardown.left
+                if self.last_teardown.tag not in self.session.leftover_tags:
+                    self.session.leftover_tags.append(self.last_teardown.tag)  # retried at close
+                    self._save_session()
 
     def end_episode(self) -> TeardownReport | None:
         """Undo this episode's setup now (instead of at the next reset), so the runner can put

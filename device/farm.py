@@ -127,6 +127,8 @@ class DeviceFarm:
             self.closing_reports.append({
                 "serial": serial, "left": list(getattr(env, "left_total", []) or []),
                 "audit": audit.model_dump(mode="json") if audit is not None else None,
+                "capabilities": (env.pf.capabilities.model_dump(mode="json")
+                                 if getattr(env, "pf", None) is not None and env.pf.capabilities is not None else None),
                 "audit_summary": audit.summary() if audit is not None else "no audit (not started or lost)"})
 
     def __enter__(self) -> "DeviceFarm":

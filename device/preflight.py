@@ -264,7 +264,7 @@ class DeviceTweaks:
 
 def capability_checks(caps: Capabilities | None) -> list[Any]:
     """The capability probes as doctor checks: what works here, and how to enable what does not."""
-    from s2r.doctor import Check
+    from device.checks import Check
 
     if caps is None:
         return [Check("capabilities", "warn", "not probed")]
@@ -301,7 +301,7 @@ def capability_checks(caps: Capabilities | None) -> list[Any]:
 
 def check_device(serial: str) -> list[Any]:
     """``s2r doctor --device SERIAL``: the preflight as doctor checks (ok / warn / fail + fix)."""
-    from s2r.doctor import Check
+    from device.checks import Check
 
     from device.adb import client, ensure_server
 

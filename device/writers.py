@@ -933,6 +933,16 @@ class DeviceWriter:
         j.discard()
         return rep
 
+    def sweep_tag(self, tag: str) -> TeardownReport:
+        """Delete every provider row still carrying ``tag`` (a teardown that left some: retried
+        at close, and by the next session from its journal), each delete verified."""
+        rep = TeardownReport(tag=tag)
+        self._delete_marked_contacts(tag, rep)
+        for kind, uri, col in (("messages", URI_SMS, "subject"), ("events", URI_EVENTS, "description"),
+                               ("calls", URI_CALLS, "transcription")):
+            self._delete_marked(kind, uri, col, tag, rep)
+        return rep
+
     def note_alarms(self, j: Journal, alarms: Sequence[Alarm]) -> None:
         """Remember the alarms the start-of-episode probe saw (see :meth:`_undo_episode_alarms`)."""
         j.alarms_at_start = [(a.hour, a.minute, a.label) for a in alarms]

@@ -33,9 +33,8 @@ LOCAL = ROOT / "tests" / "fixtures" / "android"
 
 
 def _real_dir() -> Path | None:
-    # the corpus is vendored in tests/fixtures/real-device (a copy of shared/fixtures/real-device)
-    for cand in (os.environ.get("S2R_REAL_DEVICE_FIXTURES"), ROOT / "tests" / "fixtures" / "real-device",
-                 ROOT.parent / "shared" / "fixtures" / "real-device"):
+    # the corpus of real captures is vendored in tests/fixtures/real-device
+    for cand in (os.environ.get("S2R_REAL_DEVICE_FIXTURES"), ROOT / "tests" / "fixtures" / "real-device"):
         if cand and Path(cand).is_dir():
             return Path(cand)
     return None

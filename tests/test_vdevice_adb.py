@@ -28,7 +28,7 @@ from device.parsers import (contacts_from_rows, device_info_from_props, foregrou
                             parse_content_rows, parse_dumpsys_activity, parse_dumpsys_alarm, parse_dumpsys_display,
                             parse_dumpsys_power, parse_dumpsys_window, parse_getprop, parse_hierarchy,
                             parse_settings_get, parse_settings_list, parse_wm)
-from device.virtual.knobs import ADB_KEYBOARD_IME, FlakyTransport, PhoneKnobs  # noqa: E402
+from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME, U2_IME, FlakyTransport, PhoneKnobs  # noqa: E402
 from device.virtual.phone import VirtualPhone  # noqa: E402
 
 pytestmark = pytest.mark.timeout(300)
@@ -63,7 +63,10 @@ class Rig:
 
 @pytest.fixture(scope="module")
 def rig(host: AdbHost, sim_pool) -> Iterator[Rig]:
-    phone = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0), pool=sim_pool).start()
+    # a stock phone whose user installed the ADB keyboard and the uiautomator app (the paths
+    # these tests drive); DeviceEnv's own tests run on the bare stock default
+    phone = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0,
+                                    installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME, U2_IME]), pool=sim_pool).start()
     try:
         r = host.adb("connect", phone.serial)
         assert b"connected to" in r.stdout, r
@@ -135,16 +138,25 @@ def test_dump_pull_and_tap_opens_the_app(rig: Rig) -> None:
 
 
 def test_settings_put_changes_the_world_and_reads_back(rig: Rig) -> None:
+    """A plain provider key (auto-rotate) is what `settings put` writes; a key that mirrors a
+    service (airplane mode) is stored but switches nothing until the service's command runs."""
     d = rig.device
     try:
+        d.shell(["settings", "put", "system", "accelerometer_rotation", "0"])
+        assert rig.phone.read_state().settings.auto_rotate is False
+        assert parse_settings_get(d.shell("settings get system accelerometer_rotation")) == "0"
+        listed = parse_settings_list(d.shell("settings list system"))
+        assert listed["accelerometer_rotation"] == "0"
         d.shell(["settings", "put", "global", "airplane_mode_on", "1"])
+        assert rig.phone.read_state().settings.airplane_mode is False  # no radio moved
+        d.shell(["cmd", "connectivity", "airplane-mode", "enable"])
         assert rig.phone.read_state().settings.airplane_mode is True
         assert parse_settings_get(d.shell("settings get global airplane_mode_on")) == "1"
-        listed = parse_settings_list(d.shell("settings list global"))
-        assert listed["airplane_mode_on"] == "1"
     finally:
-        d.shell("settings put global airplane_mode_on 0")
+        d.shell("settings put system accelerometer_rotation 1")
+        d.shell("cmd connectivity airplane-mode disable")
     assert rig.phone.read_state().settings.airplane_mode is False
+    assert rig.phone.read_state().settings.auto_rotate is True
     d.brightness_value = 200  # adbutils' own settings writer
     assert rig.phone.read_state().settings.brightness == 200
 
@@ -335,7 +347,8 @@ def test_cli_start_prints_connect_line_and_registers(host: AdbHost) -> None:
         assert line.startswith("adb connect 127.0.0.1:"), (line, proc.stderr.read() if proc.poll() is not None else "")
         serial = line.split()[2]
         host.wait_state(serial, "device")  # --connect registered it with *our* adb server (ANDROID_ADB_SERVER_PORT)
-        knobs_line = proc.stdout.readline() + proc.stdout.readline()
+        knobs_line = proc.stdout.readline() + proc.stdout.readline() + proc.stdout.readline()
+        assert "Android 14 stock, account: none" in knobs_line
         assert '"input_latency_ms": 10.0' in knobs_line
         r = host.adb("-s", serial, "shell", "getprop ro.product.model")
         assert r.stdout == b"Pixel 7\n"

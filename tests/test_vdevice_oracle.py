@@ -63,9 +63,11 @@ def test_a_sent_text_does_not_become_the_next_episodes_latest_message(backends: 
     last. The sent text must be undone with the episode, and the sender shown by contact name."""
     sent, env = _run(backends, "messages.send_test")
     assert sent.success is True, sent.checks
-    rec, env = _run(backends, "messages.query_latest_sender")
+    # the episode's own teardown (right after its verdict) removed the text it sent
     assert env.last_teardown is not None and env.last_teardown.removed.get("episode messages", 0) >= 1, \
         env.last_teardown
+    assert sent.left_on_phone == [], sent.left_on_phone
+    rec, env = _run(backends, "messages.query_latest_sender")
     assert rec.success is True and rec.terminated_by == "answer", rec.checks
 
 
@@ -150,9 +152,9 @@ def test_a_contact_the_policy_creates_is_gone_before_the_next_episode(backends: 
         assert len([c for c in env.read_state().contacts or [] if c.name == inst.params["p"]["full"]]) == 2
     finally:
         lease.release(False)
-    rec, env = _run(backends, "contacts.query_phone")
-    assert env.last_teardown is not None and env.last_teardown.removed.get("episode contacts", 0) >= 1, \
+    assert env.end_episode() is not None and env.last_teardown.removed.get("episode contacts", 0) >= 1, \
         env.last_teardown
+    rec, env = _run(backends, "contacts.query_phone")
     assert rec.success is True, rec.checks
 
 
@@ -162,8 +164,8 @@ def test_an_alarm_the_policy_sets_is_deleted_at_the_next_reset(backends: Any) ->
     rec, env = _run(backends, "clock.alarm_create")
     assert rec.success is True, rec.checks
     made = next(c for c in rec.checks if c["name"] == "alarms.created")["expected"]
-    rec2, env = _run(backends, "clock.alarm_on")
     assert env.last_teardown is not None and env.last_teardown.removed.get("episode alarms") == 1, env.last_teardown
+    rec2, env = _run(backends, "clock.alarm_on")
     assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
     left = [(a.hour, a.minute) for a in env.read_state().alarms or []]
     assert (made["hour"], made["minute"]) not in left, left
@@ -174,9 +176,9 @@ def test_setup_alarms_expanded_below_the_fold_are_still_deleted(backends: Any) -
     Delete lies below the screen; teardown lifts the item into view instead of giving up."""
     rec, env = _run(backends, "clock.alarm_create", 1)
     assert rec.success is True, rec.checks
-    rec2, env = _run(backends, "clock.alarm_create_label", 1)
     rep = env.last_teardown
     assert rep is not None and rep.removed.get("alarms") == 2 and not rep.left, rep
+    rec2, env = _run(backends, "clock.alarm_create_label", 1)
     assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
 
 

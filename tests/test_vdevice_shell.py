@@ -15,6 +15,7 @@ import io
 import json
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import cv2
 import numpy as np
@@ -26,7 +27,7 @@ from device.parsers import (calls_from_rows, contacts_from_rows, device_info_fro
                             parse_dumpsys_window, parse_getprop, parse_hierarchy, parse_settings_get,
                             parse_settings_list, parse_wm, settings_to_worldstate)
 from device.parsers.detect import detect_kind
-from device.virtual.knobs import ADB_KEYBOARD_IME, PhoneKnobs
+from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME, PhoneKnobs
 from device.virtual.phone import VirtualPhone
 from device.virtual.shline import BufferOutput
 
@@ -197,7 +198,20 @@ def test_input_text_is_data_and_ascii_only(phone: VirtualPhone) -> None:
     home(phone)
 
 
-def test_adb_keyboard_broadcast_types_unicode_only_when_selected(phone: VirtualPhone) -> None:
+def test_adb_keyboard_broadcast_types_unicode_only_when_selected(phone: VirtualPhone, sim_pool: Any) -> None:
+    """A stock phone has no ADB keyboard; one its user installed types only once it is selected."""
+    assert "com.android.adbkeyboard/.AdbIME" not in sh(phone, "ime list -s -a")[1].split()
+    rc, out, _ = sh(phone, f"ime set {ADB_KEYBOARD_IME}")
+    assert rc != 0 or "Unknown input method" in out, out
+    kb = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME]),
+                      pool=sim_pool).start()
+    try:
+        _adb_keyboard_types(kb)
+    finally:
+        kb.stop()
+
+
+def _adb_keyboard_types(phone: VirtualPhone) -> None:
     _open_contact_editor(phone)
     text = "Zoë 王小明 👍🏽 'quote' $HOME; rm -rf /"
     b64 = base64.b64encode(text.encode()).decode()
@@ -219,7 +233,19 @@ def test_adb_keyboard_broadcast_types_unicode_only_when_selected(phone: VirtualP
 
 
 # ============================================================================ settings
-def test_settings_get_put_list_map_to_worldstate(phone: VirtualPhone) -> None:
+@pytest.fixture()
+def permissive_phone(sim_pool) -> Iterator[VirtualPhone]:
+    """A rooted-emulator phone: a raw put of a service-mirrored key switches the state there
+    (a stock phone keeps it apart: tests/test_vdevice_stock_services.py)."""
+    p = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0, permissive=True), pool=sim_pool).start()
+    try:
+        yield p
+    finally:
+        p.stop()
+
+
+def test_settings_get_put_list_map_to_worldstate(permissive_phone: VirtualPhone) -> None:
+    phone = permissive_phone
     assert sh(phone, "settings put global airplane_mode_on 1")[0] == 0
     assert phone.read_state().settings.airplane_mode is True
     assert parse_settings_get(sh(phone, "settings get global airplane_mode_on")[1]) == "1"
@@ -302,7 +328,8 @@ def test_content_contacts_read_insert_update_delete(phone: VirtualPhone) -> None
         == "No result found.\n"
 
 
-def test_content_sms_calendar_calls_round_trip(phone: VirtualPhone) -> None:
+def test_content_sms_calendar_calls_round_trip(permissive_phone: VirtualPhone) -> None:
+    phone = permissive_phone
     ms = 1_805_000_000_000
     sh(phone, f"content insert --uri content://sms/inbox --bind address:s:+15550001111 "
               f"--bind body:s:'Meet at 5, room=4B 👋' --bind date:l:{ms} --bind read:i:0")
@@ -455,7 +482,7 @@ def test_pm_and_resolve_activity(phone: VirtualPhone) -> None:
     pkgs = sh(phone, "pm list packages")[1].split()
     assert "package:com.android.settings" in pkgs and "package:com.android.deskclock" in pkgs
     third = sh(phone, "pm list packages -3")[1].split()
-    assert "package:com.android.adbkeyboard" in third and "package:com.android.settings" not in third
+    assert "package:com.android.adbkeyboard" not in third and "package:com.android.settings" not in third  # stock
     assert sh(phone, "pm path com.android.settings")[1].startswith("package:/")
     assert sh(phone, "pm path com.nope")[0] == 1
     rc, out, _ = sh(phone, "cmd package resolve-activity --brief -c android.intent.category.LAUNCHER com.android.settings")

@@ -421,7 +421,11 @@ def test_dump_hierarchy_parses_and_matches_the_sim(rig: Rig) -> None:
     sim_texts = {e.text for e in rig.phone.observation().elements if e.text}
     got = {e.text for e in h.elements if e.text}
     assert "Settings" in got and sim_texts <= got
-    assert xml == rig.phone.hierarchy_xml()  # the dump, byte for byte
+    from device.virtual.u2server import screen_xml
+
+    # the dump, byte for byte: the sim's tree inside the real decor chain of an app window
+    assert xml == screen_xml(rig.phone, rig.phone.hierarchy_xml())
+    assert 'resource-id="android:id/content"' in xml and "android:id/content" not in rig.phone.hierarchy_xml()
     pretty = rig.d.dump_hierarchy(pretty=True, max_depth=1)
     assert len(parse_hierarchy(pretty).elements) <= len(h.elements)
 

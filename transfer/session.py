@@ -164,4 +164,20 @@ class Session:
 
             (self.rundir.path / "phone_audit.json").write_text(json.dumps(reports, indent=1, ensure_ascii=False),
                                                                encoding="utf-8")
+            # what each phone let the shell do, as probed at its start (config.json keeps it)
+            cfg_path = self.rundir.path / "config.json"
+            try:
+                cfg = json.loads(cfg_path.read_text())
+                caps = {r["serial"]: r.get("capabilities") for r in reports if r.get("capabilities")}
+                for ph in cfg.get("phones") or []:
+                    if ph.get("serial") in caps:
+                        ph["capabilities"] = caps[ph["serial"]]
+                known = {ph.get("serial") for ph in cfg.get("phones") or []}
+                cfg.setdefault("phones", []).extend({"serial": s, "capabilities": c} for s, c in caps.items()
+                                                    if s not in known)
+                tmp = cfg_path.with_suffix(".tmp")
+                tmp.write_text(json.dumps(cfg, indent=2, sort_keys=True, default=str))
+                tmp.replace(cfg_path)
+            except (OSError, ValueError):
+                pass
         return reports

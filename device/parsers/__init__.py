@@ -1,7 +1,7 @@
 """Parsers of the text Android commands print, for reading phone state over ADB without root.
 
 Pure functions: text in, typed values out — no I/O, so they are tested on real captures
-(``/work/shared/fixtures/real-device``, ``tests/fixtures/android``) and reused by the virtual
+(``tests/fixtures/real-device``, ``tests/fixtures/android``) and reused by the virtual
 phone. Every parser normalises line endings, skips warnings printed before the output, keeps
 non-ASCII text intact and raises :class:`ParseError` (a ``ValueError``) on text it does not
 recognise.

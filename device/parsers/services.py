@@ -10,14 +10,21 @@ release prints ``Unknown command`` / ``Can't find service``) — *unknown*, neve
 Sources (AOSP):
 
 * ``cmd wifi status`` — ``WifiShellCommand.java`` (``"Wifi is enabled"`` / ``"Wifi is disabled"``
-  on the first line).
-* ``cmd connectivity airplane-mode`` — ``ConnectivityService`` shell command
-  (prints ``enabled`` / ``disabled``).
+  on the first line, then ``Wifi scanning is …``; 12+ adds ``==== Primary ClientModeManager
+  instance ====`` before the connection lines).
+* ``cmd connectivity airplane-mode`` — ``ConnectivityService`` ``ShellCmd`` (prints ``enabled`` /
+  ``disabled`` from ``Settings.Global.AIRPLANE_MODE_ON`` — the key, so a raw put shows there).
+* ``cmd bluetooth_manager enable|disable`` — ``BluetoothShellCommand`` (13+); Android 11 answers
+  ``No shell command implementation.`` (``Binder.onShellCommand``), which :func:`service_missing`
+  recognises.
 * ``cmd uimode night`` — ``UiModeManagerService.Shell`` (``"Night mode: yes|no|auto|custom"``).
-* ``cmd location is-location-enabled`` — ``LocationShellCommand.java`` (``true`` / ``false``).
-* ``cmd media_session volume --stream 3 --get`` — ``VolumeCtrl.java``
-  (``"volume is 5 in range [0..15]"``).
-* ``dumpsys notification`` — ``ZenModeHelper.dump`` (``mZenMode=ZEN_MODE_OFF`` …).
+* ``cmd location is-location-enabled`` — ``LocationShellCommand.java`` (``true`` / ``false``;
+  Android 11 has no such command and prints ``Unknown command: is-location-enabled``).
+* ``cmd media_session volume --stream 3 --get`` — ``VolumeCtrl.java`` (``[V] will control
+  stream=3 (STREAM_MUSIC)`` … ``[V] volume is 5 in range [0..15]``; older ``media`` used ``[v]``).
+* ``dumpsys notification`` — ``ZenModeHelper.dump`` (``    mZenMode=`` +
+  ``Settings.Global.zenModeToString``: ``ZEN_MODE_OFF``, ``ZEN_MODE_IMPORTANT_INTERRUPTIONS``,
+  ``ZEN_MODE_NO_INTERRUPTIONS``, ``ZEN_MODE_ALARMS``).
 * ``dumpsys bluetooth_manager`` — ``BluetoothManagerService.dump`` (``  enabled: true``,
   ``  state: ON``).
 * ``appops get <pkg> <op>`` — ``AppOpsService.Shell`` (``"WRITE_SMS: allow; time=…"``,

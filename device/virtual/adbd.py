@@ -51,7 +51,10 @@ Services implemented (the OPEN payload): ``shell:CMD``, ``shell,v2,TERM=..,raw|p
 ``exec:CMD``, ``sync:``, ``tcp:PORT`` / ``tcp:HOST:PORT`` and ``localabstract:NAME`` /
 ``localreserved:`` / ``localfilesystem:`` / ``local:`` / ``dev:`` (through
 ``backend.socket_handler``), ``root:``/``unroot:`` (refused like a user build),
-``reboot:``/``remount:``/``usb:``/``tcpip:`` (closed); anything else -> CLSE.
+``reboot:``/``remount:``/``usb:``/``tcpip:`` (closed), ``reverse:`` (``adb reverse``: the
+device's listener table, with :meth:`AdbdServer.open_reverse` / :meth:`ThreadedAdbd.reverse_connect`
+for what a device app connecting to a reversed port reaches) and ``framebuffer:`` (screencap
+reformatted to the version-2 fbinfo header); anything else -> CLSE.
 
 Threading: :class:`AdbdServer` lives on one asyncio loop; :class:`ThreadedAdbd` runs one
 in a background thread for synchronous callers.
@@ -64,6 +67,7 @@ import contextlib
 import errno
 import itertools
 import logging
+import socket
 import stat as _stat
 import struct
 import threading
@@ -241,6 +245,9 @@ class AdbStream(asyncio.Transport):
         self.bytes_out = 0
         self.opened_at = time.perf_counter()
         self.finished = asyncio.get_running_loop().create_future()
+        #: set for a stream *we* opened towards the host (``adb reverse``): resolved by the
+        #: host's OKAY (which carries its stream id), failed by its CLSE (connection refused)
+        self.pending_open: asyncio.Future[None] | None = None
 
     # --- asyncio.BaseTransport
     def set_protocol(self, protocol: asyncio.BaseProtocol) -> None:
@@ -329,6 +336,14 @@ class AdbStream(asyncio.Transport):
         self._can_send = True
         self._pump()
 
+    def _on_open_okay(self, remote_id: int) -> None:
+        """The host accepted our OPEN: from now on the stream is an ordinary one."""
+        self.remote_id = remote_id
+        self._can_send = True
+        if self.pending_open is not None and not self.pending_open.done():
+            self.pending_open.set_result(None)
+        self._pump()
+
     def _on_write(self, data: bytes) -> None:
         if self._closed:
             return
@@ -369,6 +384,8 @@ class AdbStream(asyncio.Transport):
                 except Exception:
                     log.exception("stream close callback failed")
         self._close_callbacks.clear()
+        if self.pending_open is not None and not self.pending_open.done():
+            self.pending_open.set_exception(ConnectionRefusedError("the adb host refused the stream"))
         if not self.finished.done():
             self.finished.set_result(None)
 
@@ -643,6 +660,9 @@ class _Connection:
         self._tasks: set[asyncio.Task[None]] = set()
         self._ids = itertools.count(1)
         self.connected_at: float | None = None
+        #: what adbd calls this transport: ``host-FD`` for a TCP host (transport_local.cpp);
+        #: ``adb reverse --list`` prints it.  adbd's first client socket is fd 19 or so.
+        self.transport_serial = f"host-{server._next_transport_fd()}"
 
     # --- output
     def send(self, command: int, arg0: int, arg1: int, data: bytes = b"") -> None:
@@ -683,6 +703,7 @@ class _Connection:
             self.teardown()
 
     def teardown(self) -> None:
+        self.server._drop_reverse_listeners(self)
         for stream in list(self.streams.values()):
             stream._on_connection_lost()
         self.streams.clear()
@@ -704,7 +725,9 @@ class _Connection:
             self._on_open(arg0, data)
         elif command == A_OKAY:
             stream = self.streams.get(arg1)
-            if stream is not None and (stream.remote_id == arg0 or arg0 == 0):
+            if stream is not None and stream.pending_open is not None and stream.remote_id == 0:
+                stream._on_open_okay(arg0)
+            elif stream is not None and (stream.remote_id == arg0 or arg0 == 0):
                 stream._on_okay()
         elif command == A_WRTE:
             stream = self.streams.get(arg1)
@@ -790,6 +813,34 @@ class _Connection:
         self.streams.pop(stream.local_id, None)
         self.server._record(stream)
 
+    async def open_stream(self, service: str,
+                          timeout: float = 10.0) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """Open a stream *towards the host*: ``OPEN(our_id, 0, service)``, as adbd does when a
+        device app connects to an ``adb reverse`` port (``connect_to`` is the host-side spec,
+        e.g. ``tcp:8080``; the adb server connects it and answers OKAY, or CLSE when nothing
+        listens).  Raises ``ConnectionRefusedError`` on CLSE.
+        """
+        if not self.online:
+            raise ConnectionRefusedError("adb host not connected")
+        loop = asyncio.get_running_loop()
+        local_id = next(self._ids)
+        stream = AdbStream(self, local_id, 0, service)
+        stream._can_send = False  # nothing may go out before the host's OKAY
+        stream.pending_open = loop.create_future()
+        self.streams[local_id] = stream
+        reader = asyncio.StreamReader(limit=256 * 1024, loop=loop)
+        protocol = asyncio.StreamReaderProtocol(reader, loop=loop)
+        stream.set_protocol(protocol)
+        protocol.connection_made(stream)
+        writer = asyncio.StreamWriter(stream, protocol, reader, loop)
+        self.send(A_OPEN, local_id, 0, service.encode() + b"\0")
+        try:
+            await asyncio.wait_for(asyncio.shield(stream.pending_open), timeout)
+        except BaseException:
+            stream.abort()
+            raise
+        return reader, writer
+
 
 # ============================================================================ server
 class AdbdServer:
@@ -825,6 +876,10 @@ class AdbdServer:
         self.started_at: float | None = None
         self.first_online_at: float | None = None
         self._online: asyncio.Event | None = None
+        #: ``adb reverse`` listeners, device-side spec -> rule (insertion order = list order)
+        self.reverse_listeners: dict[str, ReverseListener] = {}
+        self._transport_fds = itertools.count(19)
+        self._free_reverse_ports = itertools.count(38401)
 
     # --- lifecycle
     async def start(self) -> "AdbdServer":
@@ -923,6 +978,28 @@ class AdbdServer:
         self.stream_log.append(StreamRecord(stream.service, stream.opened_at, time.perf_counter(),
                                             stream.bytes_in, stream.bytes_out, stream.closed_by_host))
 
+    def _next_transport_fd(self) -> int:
+        return next(self._transport_fds)
+
+    # --- adb reverse (device-side listeners whose connections go back to the host)
+    def _drop_reverse_listeners(self, conn: "_Connection") -> None:
+        """A transport that goes away takes its reverse listeners with it (adb_listeners.cpp)."""
+        for local in [k for k, rule in self.reverse_listeners.items() if rule.conn is conn]:
+            del self.reverse_listeners[local]
+
+    async def open_reverse(self, device_spec: str | int,
+                           timeout: float = 10.0) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """What a device app gets when it connects to a reversed port (``tcp:8081`` or 8081):
+        adbd opens a stream to the host with the rule's host-side spec, and the adb server
+        connects that to the host's port.  ``ConnectionRefusedError`` when no rule exists
+        (nothing listens on the device port) or when nothing listens on the host side.
+        """
+        spec = f"tcp:{device_spec}" if isinstance(device_spec, int) else device_spec
+        rule = self.reverse_listeners.get(spec)
+        if rule is None:
+            raise ConnectionRefusedError(f"nothing listens on device {spec}")
+        return await rule.conn.open_stream(rule.remote, timeout)
+
     def _service_for(self, service: str) -> ServiceFn | None:
         """Map an OPEN payload to a service coroutine, or None to refuse it (CLSE)."""
         custom = getattr(self.backend, "service_handler", None)
@@ -930,6 +1007,11 @@ class AdbdServer:
             handler = custom(service)
             if handler is not None:
                 return _wrap_socket_handler(handler)
+        if service.startswith("reverse:"):
+            command = service[len("reverse:"):]
+            return lambda s, r, w: _ReverseService(self, s._conn, w).run(command)
+        if service.rstrip("\0") == "framebuffer:":
+            return lambda s, r, w: _serve_framebuffer(self.backend, w)
         name, sep, arg = service.partition(":")
         base, *opts = name.split(",")
         if base == "shell" and sep:
@@ -1028,6 +1110,209 @@ def _reply_and_close(text: bytes) -> ServiceFn:
             writer.write(text)
             await writer.drain()
     return serve
+
+
+# ============================================================================ reverse: and framebuffer:
+def _protocol_string(text: str) -> bytes:
+    """adb's ``SendProtocolString``: 4 hex digits of length, then the bytes."""
+    raw = text.encode()
+    return f"{len(raw):04x}".encode() + raw
+
+
+def _fail(message: str) -> bytes:
+    """adb's ``SendFail``: ``FAIL`` + protocol string."""
+    return b"FAIL" + _protocol_string(message)
+
+
+@dataclass
+class ReverseListener:
+    """One ``adb reverse`` rule: device-side ``local`` (``tcp:8081``) -> host-side ``remote``."""
+
+    local: str
+    remote: str
+    conn: "_Connection"
+
+
+class _ReverseBindError(Exception):
+    """``INSTALL_STATUS_CANNOT_BIND``: the text after ``cannot bind listener: ``."""
+
+
+class _ReverseService:
+    """``reverse:<command>`` — adbd's ``reverse_service`` (daemon/services.cpp), which hands
+    the command to ``handle_forward_request`` (adb.cpp) with the device's own listener table.
+
+    Replies on the device side (the adb server adds the first OKAY of its reply to the
+    client itself, when the stream opens):
+
+    * ``list-forward`` -> protocol string of ``"<serial> <local> <remote>\\n"`` lines, the
+      serial being the transport's (``host-19`` over TCP; adb_listeners.cpp ``format_listeners``)
+    * ``forward:[norebind:]LOCAL;REMOTE`` -> ``OKAY`` (+ protocol string of the bound port
+      for a newly bound TCP listener, socket_spec.cpp ``socket_spec_listen``), or ``FAIL``:
+      ``bad forward: X``, ``cannot rebind existing socket``, ``cannot bind listener: E``
+    * ``killforward:LOCAL`` -> ``OKAY`` or ``FAIL listener 'LOCAL' not found``
+    * ``killforward-all`` -> ``OKAY``; anything else -> ``FAIL not a reverse forwarding command``
+    """
+
+    _LOCAL_KINDS = ("local:", "localreserved:", "localabstract:", "localfilesystem:")
+
+    def __init__(self, server: "AdbdServer", conn: "_Connection", writer: asyncio.StreamWriter) -> None:
+        self.server = server
+        self.conn = conn
+        self.writer = writer
+
+    async def run(self, command: str) -> None:
+        self.writer.write(self._handle(command.rstrip("\0")))
+        await self.writer.drain()
+
+    def _handle(self, command: str) -> bytes:
+        table = self.server.reverse_listeners
+        if command == "list-forward":
+            lines = "".join(f"{r.conn.transport_serial} {r.local} {r.remote}\n" for r in table.values())
+            return _protocol_string(lines)
+        if command == "killforward-all":
+            table.clear()
+            return b"OKAY"
+        if command.startswith("killforward:"):
+            local = command[len("killforward:"):]
+            if not local or ";" in local:
+                return _fail(f"bad killforward: {local}")
+            if local not in table:
+                return _fail(f"listener '{local}' not found")
+            del table[local]
+            return b"OKAY"
+        if command.startswith("forward:"):
+            return self._forward(command[len("forward:"):])
+        return _fail("not a reverse forwarding command")
+
+    def _forward(self, spec: str) -> bytes:
+        no_rebind = spec.startswith("norebind:")
+        if no_rebind:
+            spec = spec[len("norebind:"):]
+        pieces = spec.split(";")
+        if len(pieces) != 2 or not pieces[0] or not pieces[1] or pieces[1].startswith("*"):
+            return _fail(f"bad forward: {spec}")
+        local, remote = pieces
+        table = self.server.reverse_listeners
+        if local in table:  # install_listener re-points an existing rule (no port is reported)
+            if no_rebind:
+                return _fail("cannot rebind existing socket")
+            table[local] = ReverseListener(local, remote, self.conn)
+            return b"OKAY"
+        try:
+            local, port = self._bind(local)
+        except _ReverseBindError as exc:
+            return _fail(f"cannot bind listener: {exc}")
+        table[local] = ReverseListener(local, remote, self.conn)
+        return b"OKAY" + (_protocol_string(str(port)) if port else b"")
+
+    def _bind(self, local: str) -> tuple[str, int]:
+        """``socket_spec_listen`` on the device: the canonical local name and bound TCP port."""
+        if local.startswith("tcp:"):
+            rest = local[len("tcp:"):]
+            try:
+                port = int(rest)
+            except ValueError:
+                # ParseNetAddress accepts "host[:port]"; adbd only listens on any/loopback
+                host = rest.rsplit(":", 1)[0] if ":" in rest else rest
+                if host not in ("localhost", "::1", "[::1]"):
+                    raise _ReverseBindError("listening on specified hostname currently unsupported") from None
+                port = int(rest.rsplit(":", 1)[1]) if ":" in rest else 5555
+            if port < 0 or port > 65535:
+                raise _ReverseBindError(f"bad port number '{port}'")
+            if port == 0:
+                port = self._free_port()
+            if port < 1024 and not _runs_as_root(self.server.backend):
+                raise _ReverseBindError("Permission denied")  # the shell uid lacks CAP_NET_BIND_SERVICE
+            if self._port_taken(port):
+                raise _ReverseBindError("Address already in use")
+            return f"tcp:{port}", port
+        if local.startswith(self._LOCAL_KINDS):
+            return local, 0
+        raise _ReverseBindError(f"unknown socket specification:{local}")
+
+    def _port_taken(self, port: int) -> bool:
+        """A device service (uiautomator2's 9008 …) or another reverse rule listens there."""
+        return (self.server._socket_handler("tcp", str(port)) is not None
+                or f"tcp:{port}" in self.server.reverse_listeners)
+
+    def _free_port(self) -> int:
+        """``tcp:0``: the kernel's pick of a free ephemeral port."""
+        while True:
+            port = next(self.server._free_reverse_ports)
+            if not self._port_taken(port):
+                return port
+
+
+def _runs_as_root(backend: object) -> bool:
+    """A rooted (permissive) phone's adbd runs as root and may bind ports below 1024."""
+    phone = getattr(backend, "phone", None)
+    return bool(getattr(getattr(phone, "knobs", None), "permissive", False))
+
+
+class _CaptureSession:
+    """A shell session whose output is kept (what ``framebuffer_service`` reads from the
+    ``screencap`` child through a pipe)."""
+
+    def __init__(self) -> None:
+        self.command = "screencap"
+        self.kind = "exec"
+        self.pty = False
+        self.term: str | None = None
+        self.window_size = None
+        self.closed = asyncio.Event()
+        self.v2 = False
+        self.out = bytearray()
+
+    async def write_stdout(self, data: bytes | str) -> None:
+        self.out += data.encode() if isinstance(data, str) else data
+
+    async def write_stderr(self, data: bytes | str) -> None:
+        pass  # screencap's stderr is not part of the pipe
+
+    async def read_stdin(self) -> bytes | None:
+        return None
+
+
+#: ``fbinfo`` of framebuffer_service.cpp (DDMS_RAWIMAGE_VERSION 2): version, bpp, colorSpace,
+#: size, width, height, then offset/length of red, blue, green, alpha.
+_FBINFO = struct.Struct("<14I")
+#: screencap's pixel formats -> (bpp, bytes per pixel, r/b/g/a offset+length)
+_FB_FORMATS: dict[int, tuple[int, int, tuple[int, ...]]] = {
+    1: (32, 4, (0, 8, 16, 8, 8, 8, 24, 8)),   # RGBA_8888
+    2: (32, 4, (0, 8, 16, 8, 8, 8, 24, 0)),   # RGBX_8888
+    3: (24, 3, (0, 8, 16, 8, 8, 8, 24, 0)),   # RGB_888
+    4: (16, 2, (11, 5, 0, 5, 5, 6, 0, 0)),    # RGB_565
+    5: (32, 4, (16, 8, 0, 8, 8, 8, 24, 8)),   # BGRA_8888
+}
+
+
+async def _serve_framebuffer(backend: AdbdBackend, writer: asyncio.StreamWriter) -> None:
+    """``framebuffer:`` — exactly adbd's framebuffer_service.cpp: run ``screencap`` (raw
+    output: ``w, h, format, colorSpace`` + pixels), translate its header into the version-2
+    ``fbinfo`` header and copy the pixels.  A bad header ends the stream with nothing sent.
+
+    screencap's 4th word is a colour-space code (screencap.cpp ``dataSpaceToInt``:
+    0 unknown, 1 sRGB, 2 Display P3); any other value is taken as sRGB, the Pixel default.
+    """
+    capture = _CaptureSession()
+    try:
+        await backend.run_shell("screencap", capture)  # type: ignore[arg-type]
+    except Exception:
+        log.exception("framebuffer: screencap failed")
+        return
+    raw = bytes(capture.out)
+    if len(raw) < 16:
+        log.error("framebuffer: couldn't read screencap header")
+        return
+    w, h, fmt, color_space = struct.unpack_from("<4I", raw)
+    if fmt not in _FB_FORMATS:
+        log.error("framebuffer: bad screencap format: %d", fmt)
+        return
+    bpp, bytes_pp, layout = _FB_FORMATS[fmt]
+    size = w * h * bytes_pp
+    header = _FBINFO.pack(2, bpp, color_space if color_space in (0, 1, 2) else 1, size, w, h, *layout)
+    writer.write(header + raw[16:16 + size])
+    await writer.drain()
 
 
 # ============================================================================ sync service
@@ -1233,6 +1518,7 @@ class ThreadedAdbd:
         self.loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._port: int | None = server_kw.pop("port", 0) or None
+        self._bridges: set[asyncio.Task[None]] = set()
 
     def start(self, timeout: float = 10.0) -> "ThreadedAdbd":
         if self._thread is not None:
@@ -1274,6 +1560,46 @@ class ThreadedAdbd:
         """Run ``coro`` on the server's loop and return its result (from another thread)."""
         assert self.loop is not None
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)  # type: ignore[arg-type]
+
+    def reverse_connect(self, device_spec: str | int, timeout: float = 10.0) -> socket.socket:
+        """Connect, as a device app would, to an ``adb reverse`` port of this phone
+        (``reverse_connect(8081)`` or ``"tcp:8081"``) and get a connected blocking socket:
+        its bytes travel through adbd's stream to the host and on to the host's port.
+        ``ConnectionRefusedError`` when no rule exists or nothing listens on the host side.
+        """
+        assert self.server is not None
+        mine, theirs = socket.socketpair()
+        try:
+            self.call(self._bridge_reverse(device_spec, theirs, timeout), timeout + 5)
+        except BaseException:
+            mine.close()
+            theirs.close()
+            raise
+        return mine
+
+    async def _bridge_reverse(self, device_spec: str | int, sock: socket.socket, timeout: float) -> None:
+        assert self.server is not None
+        adb_r, adb_w = await self.server.open_reverse(device_spec, timeout)
+        try:
+            app_r, app_w = await asyncio.open_connection(sock=sock)
+        except BaseException:
+            adb_w.close()
+            raise
+
+        async def pump(src: asyncio.StreamReader, dst: asyncio.StreamWriter) -> None:
+            try:
+                while data := await src.read(64 * 1024):
+                    dst.write(data)
+                    await dst.drain()
+            except (ConnectionError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                dst.close()
+
+        loop = asyncio.get_running_loop()
+        for task in (loop.create_task(pump(app_r, adb_w)), loop.create_task(pump(adb_r, app_w))):
+            self._bridges.add(task)
+            task.add_done_callback(self._bridges.discard)
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the server and its thread.  ``start()`` again reuses the same port."""

@@ -55,17 +55,21 @@ class AndroidBackend(BaseBackend):
         super().__init__(fs=phone.fs)
         self.phone = phone
         from .android_am import am_commands
+        from .android_appops import appops_commands
         from .android_content import content_commands
         from .android_dumpsys import system_commands
         from .android_files import file_commands
         from .android_input import input_commands
+        from .android_media import media_commands
         from .android_settings import settings_commands
         from .android_toolbox import toolbox_commands
 
         self.commands: dict[str, CommandHandler] = {}
         for table in (toolbox_commands(phone), file_commands(phone), system_commands(phone),
-                      settings_commands(phone), content_commands(phone), am_commands(phone), input_commands(phone)):
+                      settings_commands(phone), content_commands(phone), am_commands(phone), input_commands(phone),
+                      appops_commands(phone)):
             self.commands.update(table)
+        self.commands.update(media_commands(phone, self.commands))  # screenrecord, exec, am's log lines
         #: (command line, seconds) of the last shell streams, measured inside the server
         self.shell_times: deque[tuple[str, float]] = deque(maxlen=4096)
         self.opens = 0

@@ -682,6 +682,10 @@ class AmCommands:
         act = intent.action or ""
         ex = intent.extras
         ime = self.pm.current_ime()
+        if ime not in self.pm.imes_installed():
+            # a receiver exists only if its package is installed: a `default_input_method` key that
+            # names an absent IME (a raw settings put) reaches no one, and the IMMS falls back
+            ime = ""
         phone = self.phone
         if act.startswith("ADB_") and not act.startswith("ADB_KEYBOARD_"):
             if ime != ADB_KEYBOARD_IME:
@@ -944,12 +948,36 @@ class AmCommands:
 
     # ------------------------------------------------------------------ ime
     async def ime(self, ctx: CommandContext) -> int:
+        """``ime`` / ``cmd input_method ime``, as ``ImeShellCommandController`` answers it
+        (frameworks/base services/core/java/com/android/server/inputmethod/
+        ImeShellCommandController.java; InputMethodManagerService.ShellCommandImpl before it).
+
+        ``list [-a] [-s]`` lists the enabled (``-a``: installed) IMEs; ``enable``/``disable``
+        print ``Input method ID: now|already enabled|disabled for user #0`` and refuse an ID
+        that is not installed (``Unknown input method ID cannot be enabled for user #0`` on
+        stderr, status 255); ``set`` selects only an installed *and enabled* IME
+        (``switchToInputMethodLocked``), otherwise ``Unknown input method ID cannot be selected
+        for user #0`` on stderr, status 255. A stock phone has only its keyboard installed.
+        """
         args = list(ctx.args)
-        if not args:
-            await ctx.out("ime <command>:\n  list [-a] [-s]\n  enable [--user <USER_ID>] <ID>\n"
-                          "  disable [--user <USER_ID>] <ID>\n  set [--user <USER_ID>] <ID>\n  reset\n")
+        if not args or args[0] in ("-h", "help"):
+            await ctx.out("ime <command>:\n  list [-a] [-s]\n    prints all enabled input methods.\n"
+                          "      -a: see all input methods\n      -s: only a single summary line of each\n"
+                          "  enable [--user <USER_ID>] <ID>\n    allows the given input method ID to be used.\n"
+                          "      --user <USER_ID>: Specify which user to enable. Assumes the current user if not "
+                          "specified.\n"
+                          "  disable [--user <USER_ID>] <ID>\n    disallows the given input method ID to be used.\n"
+                          "      --user <USER_ID>: Specify which user to disable. Assumes the current user if not "
+                          "specified.\n"
+                          "  set [--user <USER_ID>] <ID>\n    switches to the given input method ID.\n"
+                          "      --user <USER_ID>: Specify which user to enable. Assumes the current user if not "
+                          "specified.\n"
+                          "  reset [--user <USER_ID>]\n    reset currently selected/enabled IMEs to the default ones "
+                          "as if the device is initially booted w\n    ith the current locale.\n"
+                          "      --user <USER_ID>: Specify which user to reset. Assumes the current user if not "
+                          "specified.\n")
             return 0
-        verb, rest = args[0], [a for a in args[1:] if a not in ("--user", "0", "current", "all")]
+        verb, rest = args[0], [a for a in args[1:] if a not in ("--user", "-u", "0", "current", "all")]
         if verb == "list":
             show_all = "-a" in rest
             short = "-s" in rest
@@ -971,14 +999,17 @@ class AmCommands:
         if verb in ("enable", "disable") and rest:
             ime = rest[-1]
             res = await self.phone.acall(self.pm.enable_ime, ime, verb == "enable")
-            if res == "unknown":
-                await ctx.err(f"Unknown input method {ime} cannot be {verb}d for user #0\n")
+            if res == "unknown" and verb == "enable":
+                await ctx.err(f"Unknown input method {ime} cannot be enabled for user #0\n")
                 return 255
-            await ctx.out(f"Input method {ime}: " + ("already " if res == "already" else "now ") + f"{verb}d\n")
+            state = "already " if res in ("already", "unknown") else "now "
+            await ctx.out(f"Input method {ime}: {state}{verb}d for user #0\n")
             return 0
         if verb == "set" and rest:
             ime = rest[-1]
-            ok = await self.phone.acall(self.pm.set_ime, ime)
+            stock = not self.phone.knobs.permissive
+            ok = ime in self.pm.imes_enabled() or not stock  # a permissive phone enables it on the way
+            ok = ok and await self.phone.acall(self.pm.set_ime, ime)
             if not ok:
                 await ctx.err(f"Unknown input method {ime} cannot be selected for user #0\n")
                 return 255
@@ -990,7 +1021,7 @@ class AmCommands:
             await self.phone.acall(self.phone.settings.put, "secure", "default_input_method", default)
             await ctx.out(f"Reset current and enabled IMEs for user #0\n  Selected: {default}\n   Enabled: {default}\n")
             return 0
-        await ctx.err(f"Unknown command: {verb}\n")
+        await ctx.out(f"Unknown command: {verb}\n")
         return 255
 
     # ------------------------------------------------------------------ cmd
@@ -999,8 +1030,9 @@ class AmCommands:
         if not args or args[0] == "-l":
             await ctx.out("Currently running services:\n" + "".join(
                 f"  {s}\n" for s in ("activity", "alarm", "bluetooth_manager", "clipboard", "connectivity",
-                                     "display", "input", "input_method", "package", "power", "settings",
-                                     "statusbar", "uimode", "wifi", "window")))
+                                     "display", "input", "input_method", "location", "media_session",
+                                     "notification", "package", "power", "settings", "statusbar", "uimode",
+                                     "wifi", "window")))
             return 0
         service, rest = args[0], args[1:]
         sub = CommandContext(argv=[service, *rest], env=ctx.env, stdin=ctx.stdin, stdout=ctx.stdout,
@@ -1027,39 +1059,13 @@ class AmCommands:
                 d["ui"]["shade"] = shade
             await self.phone.acall(self.phone.mutate, set_shade)
             return 0
-        if service == "wifi":
-            if rest[:1] == ["set-wifi-enabled"] and len(rest) > 1 and rest[1] in ("enabled", "disabled"):
-                await self.phone.acall(self.phone.settings.put, "global", "wifi_on",
-                                       "1" if rest[1] == "enabled" else "0")
-                return 0
-            if rest[:1] == ["status"]:
-                on = await self.phone.acall(self.phone.settings.get, "global", "wifi_on")
-                await ctx.out("Wifi is enabled\n" if on == "1" else "Wifi is disabled\n")
-                return 0
-        if service == "bluetooth_manager" and rest[:1] in (["enable"], ["disable"]):
-            await self.phone.acall(self.phone.settings.put, "global", "bluetooth_on", "1" if rest[0] == "enable" else "0")
-            return 0
-        if service == "connectivity" and rest[:1] == ["airplane-mode"]:
-            if len(rest) == 1:
-                on = await self.phone.acall(self.phone.settings.get, "global", "airplane_mode_on")
-                await ctx.out("enabled\n" if on == "1" else "disabled\n")
-                return 0
-            if rest[1] in ("enable", "disable"):
-                await self.phone.acall(self.phone.settings.put, "global", "airplane_mode_on",
-                                       "1" if rest[1] == "enable" else "0")
-                return 0
-        if service == "uimode" and rest[:1] == ["night"]:
-            if len(rest) == 1:
-                v = await self.phone.acall(self.phone.settings.get, "secure", "ui_night_mode")
-                await ctx.out("Night mode: " + {"2": "yes", "1": "no"}.get(v or "", "auto") + "\n")
-                return 0
-            val = {"yes": "2", "no": "1", "auto": "0"}.get(rest[1])
-            if val is not None:
-                await self.phone.acall(self.phone.settings.put, "secure", "ui_night_mode", val)
-                await ctx.out("Night mode: " + rest[1] + "\n")
-                return 0
+        from .android_services import SERVICE_COMMANDS, run_service_command
+
+        if service in SERVICE_COMMANDS:
+            return await run_service_command(self.phone, service, sub, rest)
         known = {"activity", "alarm", "bluetooth_manager", "clipboard", "connectivity", "display", "input",
-                 "input_method", "package", "power", "settings", "statusbar", "uimode", "wifi", "window"}
+                 "input_method", "location", "media_session", "notification", "package", "power", "settings",
+                 "statusbar", "uimode", "wifi", "window"}
         if service not in known:
             await ctx.err(f"cmd: Can't find service: {service}\n")
             return 20
@@ -1068,7 +1074,17 @@ class AmCommands:
 
     # ------------------------------------------------------------------ app_process (uiautomator2)
     async def app_process(self, ctx: CommandContext) -> int:
-        """``CLASSPATH=… app_process / MAIN -p PORT``: the uiautomator2 server's process."""
+        """``CLASSPATH=… app_process / MAIN -p PORT``: the uiautomator2 server's process.
+
+        It runs as the shell user until the host closes its stream or ``kill PID`` ends it
+        (then the port stops answering). ``ps`` lists it as ``app_process``: frameworks/base
+        cmds/app_process/app_main.cpp renames the process only for ``--nice-name``. It holds
+        UiAutomation while it runs; a second one cannot (UiAutomationManager
+        ``registerUiTestAutomationServiceLocked`` throws "UiAutomationService … already
+        registered!", which the server prints and exits).
+        """
+        from .u2server import DeviceProcess, process_table, uiautomation_holder
+
         classpath = ctx.env.get("CLASSPATH", "")
         args = list(ctx.args)
         main = next((a for a in args if not a.startswith("/") and not a.startswith("-") and "." in a), "")
@@ -1086,23 +1102,36 @@ class AmCommands:
                           f'class "{main}" on path: DexPathList[[{path}],nativeLibraryDirectories=[/system/lib64, '
                           f'/system_ext/lib64, /system/lib64, /system_ext/lib64]]\n')
             return 1
+        banner = "[server] INFO: [UiAutomator2Server] Starting Server\n"
+        if not self.phone.knobs.permissive and uiautomation_holder(self.phone) is not None:
+            proxy = f"{zlib.crc32(str(time.monotonic()).encode()) & 0xFFFFFFF:07x}"
+            await ctx.out(banner + "java.lang.IllegalStateException: UiAutomationService android.accessibilityservice."
+                          f"IAccessibilityServiceClient$Stub$Proxy@{proxy}already registered!\n")
+            return 1
         opened = self.phone.process_started(port)
         always = self.phone.backend.socket_handler("tcp", str(port)) is not None
         if not opened and not always:
-            await ctx.out("[server] INFO: [UiAutomator2Server] Starting Server\n")
+            await ctx.out(banner)
             await ctx.err("java.lang.IllegalStateException: this virtual phone has no uiautomator2 server "
                           f"registered on port {port}\n")
             return 1
+        table = process_table(self.phone)
+        pid = ctx.shell.pid + 1
+        while pid in table:
+            pid += 1
+        proc = DeviceProcess(pid=pid, ppid=ctx.shell.pid, name="app_process", holds_uiautomation=True,
+                             loop=asyncio.get_running_loop(), args=" ".join(["app_process", *args]))
+        table[pid] = proc
         try:
-            await ctx.out("[server] INFO: [UiAutomator2Server] Starting Server\n"
-                          "SLF4J: Failed to load class \"org.slf4j.impl.StaticLoggerBinder\".\n"
+            await ctx.out(banner + "SLF4J: Failed to load class \"org.slf4j.impl.StaticLoggerBinder\".\n"
                           "SLF4J: Defaulting to no-operation (NOP) logger implementation\n"
                           "SLF4J: See http://www.slf4j.org/codes.html#StaticLoggerBinder for further details.\n")
-            await asyncio.Event().wait()  # runs until the host closes the stream (the task is cancelled)
+            await proc.stop.wait()  # until killed, or the host closes the stream (the task is cancelled)
         finally:
+            table.pop(pid, None)
             if opened:
                 self.phone.process_stopped(port)
-        return 0
+        return 128 + proc.signal
 
 
 def am_commands(phone: "VirtualPhone") -> dict[str, CommandHandler]:

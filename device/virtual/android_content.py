@@ -10,7 +10,22 @@ app shows a contact inserted over adb, and the device state readers
 milliseconds in the phone's zone (UTC); ids are stable integers derived from world ids.
 
 The ``content`` command prints ``Row: N col=value, ...`` / ``No result found.`` and the
-provider errors the way ``/system/bin/content`` does.
+provider errors the way ``/system/bin/content`` does (frameworks/base cmds/content
+Content.java: ``insert``, ``update`` and ``delete`` print nothing on success).
+
+A stock phone (``knobs.permissive=False``) answers the shell user (uid 2000,
+``com.android.shell``, not the default SMS app) as AOSP does (each method below names the
+AOSP source it follows):
+
+* SMS writes pass the ``WRITE_SMS`` app-op (:mod:`.android_appops`, default ``ignore``); reads
+  see the restricted view (inbox and sent only).
+* Calendars exist only under an account: none without ``knobs.google_account``; a LOCAL
+  calendar can be made through the sync-adapter URI. Events of a synced calendar are soft
+  deleted (``deleted=1, dirty=1``).
+* The call log is closed to the shell on Android 11 (no READ_CALL_LOG in its manifest).
+
+``permissive=True`` keeps the rooted-emulator behaviour: every write lands, one LOCAL
+calendar ``_id=1`` always exists, every SMS box is readable.
 """
 
 from __future__ import annotations
@@ -18,10 +33,13 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
+import hashlib
 from typing import TYPE_CHECKING, Any, Callable
+from urllib.parse import parse_qsl
 
 from device.parsers.records import CALL_KINDS, MIME_EMAIL, MIME_NAME, MIME_ORG, MIME_PHONE, PHONE_LABELS, SMS_BOXES
 
+from .android_appops import SHELL_PACKAGE, AppOps
 from .android_sql import SqlError, compile_where, sort_rows
 from .shline import CommandContext, CommandHandler
 
@@ -36,12 +54,16 @@ _CALL_TYPES = {"incoming": 1, "outgoing": 2, "missed": 3, "voicemail": 4, "rejec
 
 
 class ProviderError(Exception):
-    """What the provider threw; printed as ``Error while accessing provider:AUTH`` + exception."""
+    """What the provider threw; printed as ``Error while accessing provider:AUTH`` + exception.
 
-    def __init__(self, authority: str, exception: str) -> None:
+    ``trace`` replaces the usual stack (the provider's exception read back from its parcel)
+    when the failure happened elsewhere, e.g. in ActivityManager while opening the provider."""
+
+    def __init__(self, authority: str, exception: str, trace: str | None = None) -> None:
         super().__init__(exception)
         self.authority = authority
         self.exception = exception
+        self.trace = trace
 
 
 def _ms(iso: str | None) -> int | None:
@@ -132,6 +154,23 @@ CALENDAR_COLUMNS = ["_id", "account_name", "account_type", "name", "calendar_dis
 CALL_COLUMNS = ["_id", "number", "presentation", "date", "duration", "type", "new", "name", "numbertype",
                 "numberlabel", "countryiso", "is_read", "features", "subscription_id", "geocoded_location"]
 SETTINGS_COLUMNS = ["_id", "name", "value"]
+#: ``content://contacts/phones`` (ContactsProvider LegacyApiSupport ``sPhoneProjectionMap``: the
+#: legacy ``people`` columns plus the phone's own).
+LEGACY_PHONE_COLUMNS = ["_id", "person", "isprimary", "number", "type", "label", "number_key", "name",
+                        "display_name", "phonetic_name", "notes", "times_contacted", "last_time_contacted",
+                        "custom_ringtone", "send_to_voicemail", "starred", "primary_phone", "primary_email",
+                        "primary_organization"]
+#: Columns a stock CalendarProvider2 shows beyond the permissive set (the sync and account
+#: columns of ``view_events`` and ``Calendars``).
+STOCK_EVENT_EXTRA = ["_sync_id", "dirty", "account_name", "account_type"]
+STOCK_CALENDAR_EXTRA = ["_sync_id", "dirty"]
+#: CalendarContract ``Calendars.SYNC_WRITABLE_COLUMNS`` / ``Events.SYNC_WRITABLE_COLUMNS`` /
+#: ``Events.PROVIDER_WRITABLE_COLUMNS`` (the ones these tables have), in the contract's order.
+_CAL_SYNC_COLUMNS = ("account_name", "account_type", "_sync_id", "dirty", "ownerAccount", "calendar_timezone",
+                     "calendar_access_level", "deleted")
+_EVENT_SYNC_COLUMNS = ("_sync_id", "dirty")
+_EVENT_PROVIDER_COLUMNS = ("account_name", "account_type", "calendar_displayName")
+_CALENDAR_AUTH = "com.android.calendar"
 
 _CALENDAR_ROW = {"_id": 1, "account_name": "Phone", "account_type": "LOCAL", "name": "Phone",
                  "calendar_displayName": "Phone", "calendar_color": -14069085, "calendar_access_level": 700,
@@ -143,16 +182,31 @@ class _Uri:
     """``content://AUTHORITY/path[/ID]`` parsed."""
 
     def __init__(self, text: str) -> None:
-        m = re.fullmatch(r"content://([^/?#]+)((?:/[^?#]*)?)(?:\?.*)?", text.strip())
+        m = re.fullmatch(r"content://([^/?#]+)((?:/[^?#]*)?)(?:\?([^#]*))?", text.strip())
         if not m:
             raise ProviderError(text, f"java.lang.IllegalArgumentException: Invalid URI: {text}")
         self.text = text.strip()
         self.authority = m.group(1)
+        self.params: dict[str, str] = dict(parse_qsl(m.group(3) or "", keep_blank_values=True))
         segs = [s for s in m.group(2).split("/") if s]
         self.id: int | None = None
         if segs and segs[-1].isdigit():
             self.id = int(segs.pop())
         self.path = "/".join(segs)
+
+    @property
+    def base(self) -> str:
+        """The URI without its query (what ``rejectInsert`` appends ``/0`` to, less the query)."""
+        return self.text.split("?", 1)[0]
+
+    @property
+    def sync_adapter(self) -> bool:
+        """``CalendarContract.CALLER_IS_SYNCADAPTER`` (``QueryParameterUtils.readBooleanQueryParameter``)."""
+        return self.params.get("caller_is_syncadapter", "").strip().lower() in ("true", "1")
+
+    @property
+    def account(self) -> tuple[str, str]:
+        return self.params.get("account_name", ""), self.params.get("account_type", "")
 
 
 # ============================================================================ providers
@@ -173,10 +227,14 @@ class ContentProviders:
         self._raw_meta: dict[int, dict[str, Any]] = {}  # contact _id → account columns
         self._pending_raw: dict[int, dict[str, Any]] = {}  # raw contacts without a name or number yet
         self._threads: dict[str, int] = {}
+        self._sms_subjects: dict[str, str] = {}  # world message id → the SMS row's ``subject`` column
+        self.appops = AppOps(phone)
 
     # ------------------------------------------------------------------ dispatch
     def _table(self, uri: _Uri) -> str:
         a, p = uri.authority, uri.path
+        if a == "contacts" and p == "phones":
+            return "phones"
         if a in ("com.android.contacts", "contacts"):
             if p in ("contacts", "people"):
                 return "contacts"
@@ -206,14 +264,24 @@ class ContentProviders:
         uri = _Uri(uri_text)
         return self._columns(self._table(uri))
 
-    @staticmethod
-    def _columns(table: str) -> list[str]:
-        return {"contacts": CONTACT_COLUMNS, "raw_contacts": RAW_CONTACT_COLUMNS, "data": DATA_COLUMNS,
+    @property
+    def stock(self) -> bool:
+        """A stock phone: the shell is refused what AOSP refuses it (``knobs.permissive`` off)."""
+        return not self.phone.knobs.permissive
+
+    def _columns(self, table: str) -> list[str]:
+        cols = {"contacts": CONTACT_COLUMNS, "raw_contacts": RAW_CONTACT_COLUMNS, "data": DATA_COLUMNS,
                 "data/phones": DATA_COLUMNS, "data/emails": DATA_COLUMNS, "sms": SMS_COLUMNS,
                 "events": EVENT_COLUMNS, "calendars": CALENDAR_COLUMNS, "calls": CALL_COLUMNS,
-                "settings": SETTINGS_COLUMNS}[table]
+                "settings": SETTINGS_COLUMNS, "phones": LEGACY_PHONE_COLUMNS}[table]
+        if self.stock and table == "events":
+            return cols + STOCK_EVENT_EXTRA
+        if self.stock and table == "calendars":
+            return cols + STOCK_CALENDAR_EXTRA
+        return cols
 
-    def _rows(self, uri: _Uri, table: str, world: dict[str, Any]) -> list[dict[str, Any]]:
+    def _rows(self, uri: _Uri, table: str, data: dict[str, Any], for_write: bool = False) -> list[dict[str, Any]]:
+        world = data["world"]
         if table == "contacts":
             rows = self._contact_rows(world)
         elif table == "raw_contacts":
@@ -226,15 +294,19 @@ class ContentProviders:
                 rows = [r for r in rows if r["mimetype"] == MIME_EMAIL]
         elif table == "sms":
             rows = self._sms_rows(world)
+            if self.stock and not for_write:
+                rows = [r for r in rows if r["type"] in (1, 2)]  # the sms_restricted view
             box = {"inbox": 1, "sent": 2, "draft": 3, "outbox": 4, "failed": 5, "queued": 6}.get(uri.path)
             if box is not None:
                 rows = [r for r in rows if r["type"] == box]
         elif table == "events":
-            rows = self._event_rows(world)
+            rows = self._stock_event_rows(data) if self.stock else self._event_rows(world)
         elif table == "calendars":
-            rows = [dict(_CALENDAR_ROW)]
+            rows = [dict(c) for c in self._cal_state(data)["calendars"]] if self.stock else [dict(_CALENDAR_ROW)]
         elif table == "calls":
             rows = self._call_rows(world)
+        elif table == "phones":
+            rows = self._legacy_phone_rows(world)
         else:
             rows = [{"_id": i + 1, "name": k, "value": v}
                     for i, (k, v) in enumerate(self.phone.settings.list(uri.path).items())]
@@ -252,6 +324,7 @@ class ContentProviders:
     def _query(self, uri_text: str, projection: Sequence[str] | None, where: str | None,
                sort: str | None) -> tuple[list[str], list[dict[str, Any]]]:
         uri = _Uri(uri_text)
+        self._open(uri)
         table = self._table(uri)
         cols = self._columns(table)
         try:
@@ -259,8 +332,7 @@ class ContentProviders:
             for c in projection or ():
                 if c not in cols:
                     raise SqlError(f"no such column: {c} (code 1 SQLITE_ERROR)")
-            world = self.phone.state_data()["world"]
-            rows = [r for r in self._rows(uri, table, world) if pred(r)]
+            rows = [r for r in self._rows(uri, table, self.phone.state_data()) if pred(r)]
             rows = sort_rows(rows, sort or self._default_sort(table), cols)
         except SqlError as e:
             raise ProviderError(uri.authority, f"android.database.sqlite.SQLiteException: {e}") from None
@@ -270,7 +342,7 @@ class ContentProviders:
     @staticmethod
     def _default_sort(table: str) -> str | None:
         return {"sms": "date DESC", "calls": "date DESC", "contacts": "display_name",
-                "raw_contacts": "_id", "data": "_id", "events": "_id"}.get(table)
+                "raw_contacts": "_id", "data": "_id", "events": "_id", "phones": "name"}.get(table)
 
     def insert(self, uri_text: str, values: dict[str, Any]) -> str:
         """Insert a row; returns the new row's URI (``content insert`` prints nothing)."""
@@ -279,7 +351,10 @@ class ContentProviders:
 
     def _insert(self, uri_text: str, values: dict[str, Any]) -> str:
         uri = _Uri(uri_text)
+        self._open(uri)
         table = self._table(uri)
+        if table == "sms" and not self._sms_write_allowed():
+            return f"{uri.base}/0"  # ContentProvider.rejectInsert: nothing written
         cols = self._columns(table)
         for c in values:
             if c not in cols and not (table.startswith("data") and re.fullmatch(r"data(\d+)|data_sync\d", c)):
@@ -302,7 +377,9 @@ class ContentProviders:
             box = {"inbox": 1, "sent": 2, "draft": 3, "outbox": 4, "failed": 5}.get(uri.path)
             return self._insert_sms(values, box)
         if table == "events":
-            return self._insert_event(uri, values)
+            return self._insert_event_stock(uri, values) if self.stock else self._insert_event(uri, values)
+        if table == "calendars" and self.stock:
+            return self._insert_calendar(uri, values)
         if table == "calls":
             return self._insert_call(values)
         if table == "settings":
@@ -320,15 +397,24 @@ class ContentProviders:
 
     def _update(self, uri_text: str, values: dict[str, Any], where: str | None) -> int:
         uri = _Uri(uri_text)
+        self._open(uri)
         table = self._table(uri)
+        if table == "sms" and not self._sms_write_allowed():
+            return 0  # the WRITE_SMS app-op refused it: ContentProvider.Transport.update returns 0
         cols = self._columns(table)
+        if table in ("events", "calendars") and self.stock:
+            self._verify_calendar_write(uri, table, values, where, "update")
         for c in values:
             if c not in cols:
                 raise ProviderError(uri.authority, f"android.database.sqlite.SQLiteException: no such column: "
                                                    f"{c} (code 1 SQLITE_ERROR)")
+        if table == "phones":
+            raise ProviderError(uri.authority, f"java.lang.UnsupportedOperationException: URI: {uri.text}")
         targets = self._matching(uri, table, where)
         if not targets:
             return 0
+        if table in ("events", "calendars") and self.stock:
+            return self._update_calendar_rows(uri, table, targets, values)
         if table == "settings":
             for r in targets:
                 if "value" in values:
@@ -344,8 +430,17 @@ class ContentProviders:
 
     def _delete(self, uri_text: str, where: str | None) -> int:
         uri = _Uri(uri_text)
+        self._open(uri)
         table = self._table(uri)
+        if table == "sms" and not self._sms_write_allowed():
+            return 0  # the WRITE_SMS app-op refused it: ContentProvider.Transport.delete returns 0
+        if table in ("events", "calendars") and self.stock:
+            self._verify_calendar_write(uri, table, {}, where, "delete")
+        if table == "phones":
+            raise ProviderError(uri.authority, f"java.lang.UnsupportedOperationException: URI: {uri.text}")
         targets = self._matching(uri, table, where)
+        if table in ("events", "calendars") and self.stock:
+            return self._delete_calendar_rows(uri, table, targets)
         if not targets:
             return 0
         if table == "settings":
@@ -361,10 +456,318 @@ class ContentProviders:
         cols = self._columns(table)
         try:
             pred = compile_where(where, cols)
-            world = self.phone.state_data()["world"]
-            return [r for r in self._rows(uri, table, world) if pred(r)]
+            rows = [r for r in self._rows(uri, table, self.phone.state_data(), for_write=True) if pred(r)]
+            if table in ("events", "calendars") and self.stock and uri.sync_adapter:
+                name, kind = uri.account  # CalendarProvider2.appendAccountToSelection
+                rows = [r for r in rows if r.get("account_name") == name and r.get("account_type") == kind]
+            return rows
         except SqlError as e:
             raise ProviderError(uri.authority, f"android.database.sqlite.SQLiteException: {e}") from None
+
+    # ------------------------------------------------------------------ stock gates
+    def _open(self, uri: _Uri) -> None:
+        """``getContentProviderExternal``: the call log is closed to the shell on Android 11.
+
+        The shell's manifest (frameworks/base packages/Shell/AndroidManifest.xml) of the
+        Android 11 era has READ_CONTACTS and READ_SMS but no call-log permission; the
+        manifests of Android 13 and later list READ_CALL_LOG and WRITE_CALL_LOG.
+        CallLogProvider is guarded by both. ActivityManager then refuses to open the provider at all
+        (``ContentProviderHelper.checkContentProviderPermission``), for every verb, before
+        the provider runs: ``Permission Denial: opening provider ... from (null) (pid=N,
+        uid=2000) requires android.permission.READ_CALL_LOG or android.permission.WRITE_CALL_LOG``.
+        Android 13, 14 and 15 grant both, so the call log works there."""
+        if uri.authority != "call_log" or not self.stock or self.phone.knobs.android >= 12:
+            return
+        pid = 4000 + (abs(hash(uri.text)) % 4000)
+        raise ProviderError(
+            "call_log",
+            "java.lang.SecurityException: Permission Denial: opening provider "
+            f"com.android.providers.contacts.CallLogProvider from (null) (pid={pid}, uid=2000) requires "
+            "android.permission.READ_CALL_LOG or android.permission.WRITE_CALL_LOG",
+            trace="\tat android.os.Parcel.createExceptionOrNull(Parcel.java:2373)\n"
+                  "\tat android.os.Parcel.createException(Parcel.java:2357)\n"
+                  "\tat android.os.Parcel.readException(Parcel.java:2340)\n"
+                  "\tat android.os.Parcel.readException(Parcel.java:2282)\n"
+                  "\tat android.app.IActivityManager$Stub$Proxy.getContentProviderExternal(IActivityManager.java:6477)\n"
+                  "\tat com.android.commands.content.Content$Command.execute(Content.java:518)\n"
+                  "\tat com.android.commands.content.Content.main(Content.java:735)\n"
+                  "\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n"
+                  "\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:399)\n")
+
+    def _sms_write_allowed(self) -> bool:
+        """``ContentProvider.Transport.enforceWritePermission`` for SmsProvider.
+
+        SmsProvider calls ``setAppOps(OP_READ_SMS, OP_WRITE_SMS)`` (packages/providers/
+        TelephonyProvider SmsProvider.onCreate), so every write by a caller whose WRITE_SMS
+        mode is not ``allow`` is answered before the provider runs: ``rejectInsert`` (the URI
+        plus ``/0``) for an insert, 0 rows for an update or delete — and ``content`` prints
+        nothing either way. A permissive phone allows every write."""
+        if not self.stock:
+            return True
+        return self.appops.note(SHELL_PACKAGE, "WRITE_SMS")
+
+    # ------------------------------------------------------------------ calendar (stock)
+    def _cal_initial(self) -> dict[str, Any]:
+        """A fresh CalendarProvider2 database: no calendar, unless an account syncs one.
+
+        The provider creates no calendar by itself; a signed-in Google account's sync
+        adapter inserts ``account_type=com.google`` with the address as name and owner."""
+        cals: list[dict[str, Any]] = []
+        addr = self.phone.knobs.google_account
+        if addr:
+            cals.append({"_id": 1, "account_name": addr, "account_type": "com.google", "name": addr,
+                         "calendar_displayName": addr, "calendar_color": -14069085, "calendar_access_level": 700,
+                         "visible": 1, "sync_events": 1, "ownerAccount": addr, "calendar_timezone": "UTC",
+                         "isPrimary": 1, "deleted": 0, "_sync_id": addr, "dirty": 0})
+        return {"calendars": cals, "events": {}, "tombstones": []}
+
+    def _cal_state(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The calendar provider's own tables (``sys.calendar_provider``); read-only view."""
+        got = (data.get("sys") or {}).get("calendar_provider")
+        return got if got is not None else self._cal_initial()
+
+    def _cal_edit(self, fn: Callable[[dict[str, Any], dict[str, Any]], Any]) -> Any:
+        """Run ``fn(calendar_state, phone_state)`` in one phone mutation."""
+        def go(d: dict[str, Any]) -> Any:
+            sys = d.setdefault("sys", {})
+            if sys.get("calendar_provider") is None:
+                sys["calendar_provider"] = self._cal_initial()
+            return fn(sys["calendar_provider"], d)
+
+        return self.phone.mutate(go)
+
+    def _event_meta(self, cp: dict[str, Any], wid: str) -> dict[str, Any] | None:
+        """Which calendar a world event is in, with its sync columns.
+
+        Events the world was seeded with carry no record: they belong to the signed-in
+        account's calendar (``_id`` 1, synced, so they have a ``_sync_id``); with no account
+        they are in no calendar, and ``view_events`` (Events JOIN Calendars) hides them."""
+        meta = cp["events"].get(wid)
+        if meta is not None:
+            return meta
+        if self.phone.knobs.google_account:
+            return {"calendar_id": 1, "_sync_id": hashlib.md5(wid.encode()).hexdigest()[:26], "dirty": 0}
+        # an event the Calendar app created goes into its default calendar: the first visible,
+        # writable one (a stock phone without an account boots with no events at all, see
+        # VirtualPhone.start, so every such event is one the app made after a calendar existed)
+        own = [c for c in cp["calendars"] if c.get("visible", 1) and int(c.get("calendar_access_level") or 700) >= 500]
+        if own:
+            return {"calendar_id": min(c["_id"] for c in own), "dirty": 1}
+        return None
+
+    def _stock_event_rows(self, data: dict[str, Any]) -> list[dict[str, Any]]:
+        """``view_events``: world events joined with their calendar, plus soft-deleted rows."""
+        cp = self._cal_state(data)
+        cals = {c["_id"]: c for c in cp["calendars"]}
+        rows = []
+        for row, e in zip(self._event_rows(data["world"]), data["world"].get("events") or []):
+            meta = self._event_meta(cp, str(e.get("id")))
+            cal = cals.get(meta["calendar_id"]) if meta else None
+            if cal is None:
+                continue
+            rows.append({**row, "calendar_id": cal["_id"], "calendar_displayName": cal.get("calendar_displayName"),
+                         "organizer": cal.get("ownerAccount"), "_sync_id": meta.get("_sync_id"),
+                         "dirty": meta.get("dirty", 0), "account_name": cal.get("account_name"),
+                         "account_type": cal.get("account_type")})
+        rows += [dict(t) for t in cp["tombstones"] if t.get("calendar_id") in cals]
+        return rows
+
+    def _verify_calendar_write(self, uri: _Uri, table: str, values: dict[str, Any], where: str | None,
+                               verb: str) -> None:
+        """``CalendarProvider2.verifyTransactionAllowed`` for updates and deletes (and, with
+        ``verb="insert"``, the column rules of inserts)."""
+        auth = uri.authority
+        if verb in ("update", "delete"):
+            if where and uri.id is not None:
+                raise ProviderError(auth, f"java.lang.IllegalArgumentException: Selection not permitted for {uri.text}")
+            if not where and uri.id is None and table == "events":
+                raise ProviderError(auth, "java.lang.IllegalArgumentException: Selection must be specified for "
+                                          f"{uri.text}")
+        if verb in ("insert", "update") and table == "events":
+            for c in _EVENT_PROVIDER_COLUMNS:
+                if c in values:
+                    raise ProviderError(auth, f"java.lang.IllegalArgumentException: Only the provider may write to {c}")
+        if uri.sync_adapter:
+            name, kind = uri.account
+            if not name or not kind:
+                raise ProviderError(auth, "java.lang.IllegalArgumentException: Sync adapters must specify an account "
+                                          f"and account type: {uri.text}")
+        elif verb in ("insert", "update"):
+            for c in (_CAL_SYNC_COLUMNS if table == "calendars" else _EVENT_SYNC_COLUMNS):
+                if c in values:
+                    raise ProviderError(auth, f"java.lang.IllegalArgumentException: Only sync adapters may write to {c}")
+
+    def _insert_calendar(self, uri: _Uri, values: dict[str, Any]) -> str:
+        """``insertInTransaction`` CALENDARS: the new row gets ``max(_id) + 1``.
+
+        Only a sync adapter may set the account columns (``Calendars.SYNC_WRITABLE_COLUMNS``),
+        and it must name its account in the URI (``verifyHasAccount``). A LOCAL calendar is
+        made with ``?caller_is_syncadapter=true&account_name=X&account_type=LOCAL``."""
+        self._verify_calendar_write(uri, "calendars", values, None, "insert")
+
+        def edit(cp: dict[str, Any], _d: dict[str, Any]) -> int:
+            n = max([0, *(int(c["_id"]) for c in cp["calendars"])]) + 1  # INTEGER PRIMARY KEY: max(rowid)+1
+            owner, account = values.get("ownerAccount"), values.get("account_name")
+            row = {c: values.get(c) for c in CALENDAR_COLUMNS + STOCK_CALENDAR_EXTRA}
+            row.update({"_id": n, "visible": _int(values.get("visible"), 1) if "visible" in values else 1,
+                        "sync_events": _int(values.get("sync_events")), "deleted": 0,
+                        "isPrimary": values.get("isPrimary", 1 if owner is not None and owner == account else 0),
+                        "dirty": values.get("dirty")})
+            cp["calendars"].append(row)
+            return n
+
+        return f"content://{_CALENDAR_AUTH}/calendars/{self._cal_edit(edit)}"
+
+    def _insert_event_stock(self, uri: _Uri, values: dict[str, Any]) -> str:
+        """``insertInTransaction`` EVENTS as CalendarProvider2 runs it for the shell.
+
+        An app's insert is marked ``dirty=1`` and must pass ``validateEventData``
+        (calendar_id, eventTimezone, dtstart, dtend or duration); a sync adapter's is only
+        scrubbed, so it fails later with ``New events must specify a calendar id``. There is
+        no foreign key: an event of a calendar that does not exist is stored, but no query
+        shows it (``view_events`` joins Calendars), so nothing appears anywhere."""
+        self._verify_calendar_write(uri, "events", values, None, "insert")
+        auth = uri.authority
+        if "dtstart" not in values:
+            raise ProviderError(auth, "java.lang.RuntimeException: DTSTART field missing from event")
+        sync = uri.sync_adapter
+        if not sync:
+            self._validate_event(auth, values)
+        elif values.get("calendar_id") is None:
+            raise ProviderError(auth, "java.lang.IllegalArgumentException: New events must specify a calendar id")
+        cal_id = _int(values.get("calendar_id"), -1)
+        cals = {c["_id"] for c in self._cal_state(self.phone.state_data())["calendars"]}
+        if cal_id not in cals:
+            n = self.event_ids.fresh()
+            self.event_ids.bind(f"orphan:{n}", n)
+            return f"content://{_CALENDAR_AUTH}/events/{n}"
+        holder: dict[str, Any] = {}
+
+        def edit(cp: dict[str, Any], d: dict[str, Any]) -> None:
+            rec: dict[str, Any] = {"id": _new_id(d, "events"), "title": "", "start": _iso(values["dtstart"]),
+                                   "end": None, "all_day": False, "location": "", "description": "", "tag": None}
+            self._event_from_values(rec, values)
+            if d["world"].get("events") is None:
+                d["world"]["events"] = []
+            d["world"]["events"].append(rec)
+            cp["events"][rec["id"]] = {"calendar_id": cal_id, "_sync_id": values.get("_sync_id") if sync else None,
+                                       "dirty": _int(values.get("dirty")) if sync else 1}
+            holder["id"] = rec["id"]
+
+        self._cal_edit(edit)
+        return f"content://{_CALENDAR_AUTH}/events/{self.event_ids.of(holder['id'])}"
+
+    @staticmethod
+    def _validate_event(auth: str, values: dict[str, Any]) -> None:
+        """``CalendarProvider2.validateEventData`` (an app's insert)."""
+        def bad(msg: str) -> ProviderError:
+            return ProviderError(auth, f"java.lang.IllegalArgumentException: {msg}")
+
+        if values.get("calendar_id") in (None, ""):
+            raise bad("Event values must include a calendar_id")
+        if values.get("eventTimezone") in (None, ""):
+            raise bad("Event values must include an eventTimezone")
+        has_end, has_dur = values.get("dtend") is not None, bool(values.get("duration"))
+        if values.get("dtstart") is None:
+            raise bad("DTSTART cannot be empty.")
+        if not has_end and not has_dur:
+            raise bad("DTEND and DURATION cannot both be null for an event.")
+        if has_end and has_dur:
+            raise bad("Cannot have both DTEND and DURATION in an event")
+
+    def _update_calendar_rows(self, uri: _Uri, table: str, targets: list[dict[str, Any]],
+                              values: dict[str, Any]) -> int:
+        """An app's event update marks the rows ``dirty=1``; calendar updates edit the row."""
+        ids = {r["_id"] for r in targets}
+
+        def edit(cp: dict[str, Any], d: dict[str, Any]) -> None:
+            if table == "calendars":
+                for c in cp["calendars"]:
+                    if c["_id"] in ids:
+                        c.update({k: v for k, v in values.items() if k != "_id"})
+                return
+            for e in d["world"].get("events") or []:
+                wid = str(e.get("id"))
+                if self.event_ids.of(wid) not in ids:
+                    continue
+                self._event_from_values(e, values)
+                meta = cp["events"].setdefault(wid, dict(self._event_meta(cp, wid) or {}))
+                if uri.sync_adapter:
+                    meta.update({k: values[k] for k in ("_sync_id", "dirty") if k in values})
+                else:
+                    meta["dirty"] = 1
+
+        self._cal_edit(edit)
+        return len(targets)
+
+    def _delete_calendar_rows(self, uri: _Uri, table: str, targets: list[dict[str, Any]]) -> int:
+        """``deleteInTransaction`` for events and calendars.
+
+        Events (``deleteEventInternal``): an app deleting a row that has a ``_sync_id`` only
+        marks it ``deleted=1, dirty=1`` (the sync adapter removes it after telling the
+        server), a row without one is removed; a sync adapter always removes. The world
+        loses the event either way (the Calendar app hides deleted rows). Calendars
+        (``deleteMatchingCalendars``): any caller may delete; the calendar's events go with it
+        (the ``calendar_cleanup`` trigger)."""
+        if not targets:
+            return 0
+        ids = {r["_id"] for r in targets}
+
+        def drop_events(cp: dict[str, Any], d: dict[str, Any], keep: Callable[[str], bool]) -> None:
+            w = d["world"]
+            w["events"] = [e for e in w.get("events") or [] if keep(str(e.get("id")))]
+            for wid in [k for k in cp["events"] if not keep(k)]:
+                cp["events"].pop(wid)
+
+        def edit(cp: dict[str, Any], d: dict[str, Any]) -> None:
+            if table == "calendars":
+                cp["calendars"] = [c for c in cp["calendars"] if c["_id"] not in ids]
+                cp["tombstones"] = [t for t in cp["tombstones"] if t.get("calendar_id") not in ids]
+
+                def in_gone(wid: str) -> bool:
+                    meta = self._event_meta(cp, wid)
+                    return meta is not None and meta["calendar_id"] in ids
+
+                drop_events(cp, d, lambda wid: not in_gone(wid))
+                return
+            rows = {r["_id"]: r for r in targets}
+            cp["tombstones"] = [t for t in cp["tombstones"] if t["_id"] not in ids or not uri.sync_adapter]
+            for e in d["world"].get("events") or []:
+                row = rows.get(self.event_ids.of(str(e.get("id"))))
+                if row is not None and row.get("_sync_id") and not uri.sync_adapter:
+                    cp["tombstones"].append({**row, "deleted": 1, "dirty": 1})
+            drop_events(cp, d, lambda wid: self.event_ids.of(wid) not in ids)
+
+        self._cal_edit(edit)
+        return len(targets)
+
+    # ------------------------------------------------------------------ legacy contacts
+    def _legacy_phone_rows(self, world: dict[str, Any]) -> list[dict[str, Any]]:
+        """``content://contacts/phones``: ContactsProvider LegacyApiSupport's phones view.
+
+        One row per phone number with the legacy ``people`` columns of its contact
+        (``name``/``display_name``) and ``number_key`` = the reversed dialable digits
+        (``PhoneNumberUtils.getStrippedReversed``)."""
+        data = self._data_rows(world)
+        primary: dict[int, dict[str, int]] = {}
+        for r in data:
+            slot = {MIME_PHONE: "primary_phone", MIME_EMAIL: "primary_email", MIME_ORG: "primary_organization"}
+            if r["mimetype"] in slot and r.get("is_primary", 1):
+                primary.setdefault(r["contact_id"], {}).setdefault(slot[r["mimetype"]], r["_id"])
+        rows = []
+        for r in data:
+            if r["mimetype"] != MIME_PHONE:
+                continue
+            number = r.get("data1") or ""
+            rows.append({"_id": r["_id"], "person": r["contact_id"], "isprimary": r.get("is_primary", 0),
+                         "number": number, "type": r.get("data2"), "label": r.get("data3"),
+                         "number_key": "".join(ch for ch in number if ch.isdigit() or ch in "+*#")[::-1],
+                         "name": r.get("display_name"), "display_name": r.get("display_name"), "phonetic_name": None,
+                         "notes": None, "times_contacted": 0, "last_time_contacted": 0, "custom_ringtone": None,
+                         "send_to_voicemail": 0, "starred": r.get("starred", 0),
+                         **{k: primary.get(r["contact_id"], {}).get(k)
+                            for k in ("primary_phone", "primary_email", "primary_organization")}})
+        return rows
 
     # ------------------------------------------------------------------ contacts: world → rows
     def _contacts(self, world: dict[str, Any]) -> list[tuple[int, dict[str, Any]]]:
@@ -609,12 +1012,19 @@ class ContentProviders:
             rows.append({"_id": self.sms_ids.of(str(m.get("id"))), "thread_id": self._thread(m.get("address") or ""),
                          "address": m.get("address") or None, "person": None, "date": date,
                          "date_sent": date if t == 1 else 0, "protocol": 0 if t == 1 else None, "read": read,
-                         "status": -1, "type": t, "reply_path_present": 0 if t == 1 else None, "subject": None,
+                         "status": -1, "type": t, "reply_path_present": 0 if t == 1 else None,
+                         "subject": self._sms_subjects.get(str(m.get("id"))),
                          "body": m.get("body") or "", "service_center": None, "locked": 0, "sub_id": 1,
                          "error_code": 0 if t != 5 else 1, "creator": "com.android.messaging", "seen": read})
         return rows
 
     def _sms_from_values(self, m: dict[str, Any], values: dict[str, Any]) -> None:
+        if "subject" in values:  # a provider column the Messages world has no field for: kept beside it
+            wid = str(m.get("id"))
+            if values["subject"] is None:
+                self._sms_subjects.pop(wid, None)
+            else:
+                self._sms_subjects[wid] = str(values["subject"])
         if "address" in values:
             m["address"] = "" if values["address"] is None else str(values["address"])
         if "body" in values:
@@ -897,6 +1307,9 @@ class ContentCommand:
             else:
                 await self.phone.acall(self.providers.delete, uri, opts.get("where"))
         except ProviderError as e:
+            if e.trace is not None:
+                await ctx.err(f"Error while accessing provider:{e.authority}\n{e.exception}\n{e.trace}")
+                return 1
             await ctx.err(f"Error while accessing provider:{e.authority}\n{e.exception}\n"
                           f"\tat android.database.DatabaseUtils.readExceptionFromParcel(DatabaseUtils.java:172)\n"
                           f"\tat android.content.ContentProviderProxy.{verb}(ContentProviderNative.java:488)\n"

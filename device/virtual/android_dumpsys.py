@@ -1,8 +1,9 @@
-"""``dumpsys``, ``wm`` and ``getprop`` of the virtual phone, in Android 14's output formats.
+"""``dumpsys``, ``wm`` and ``getprop`` of the virtual phone, in the output formats of its release.
 
 Why the formats matter: scripts (and :mod:`device.parsers`, adbutils, uiautomator2) read
 these dumps with regular expressions over field names — ``mCurrentFocus=Window{… pkg/Act}``,
-``init=1080x2400 440dpi … cur=… app=…``, ``InsetsSource type=ITYPE_IME frame=[…] visible=…``,
+``init=1080x2400 440dpi … cur=… app=…``, ``InsetsSource type=ITYPE_IME frame=[…] visible=…`` (11–13;
+``InsetsSource id=3 type=ime …`` on 14+),
 ``mViewports=[DisplayViewport{… orientation=0 …}]``, ``mWakefulness=Awake``. Each generator
 below writes the sections a real ``dumpsys`` prints for those readers, filled from one
 :class:`SystemSnapshot` of the sim phone, so they can never contradict each other.
@@ -69,6 +70,7 @@ class SystemSnapshot:
     stay_on: bool = False
     gesture_nav: bool = False
     recent_apps: list[str] = field(default_factory=list)
+    android: int = 14
 
     @property
     def app_size(self) -> tuple[int, int]:
@@ -116,19 +118,52 @@ def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
         nav_h=round((16 if gesture else 48) * dpr * sy), battery=int(data["sys"].get("battery", 87)),
         alarms=list(world.get("alarms") or []), timers=list(world.get("timers") or []),
         current_ime=phone.packages.current_ime(), brightness=int(world["settings"].get("brightness") or 128),
-        stay_on=stay, gesture_nav=gesture, recent_apps=recent)
+        stay_on=stay, gesture_nav=gesture, recent_apps=recent, android=phone.knobs.android)
 
 
 # ============================================================================ window
 def _insets(s: SystemSnapshot) -> str:
+    """``InsetsStateController`` → ``InsetsState.dump`` → one ``InsetsSource.dump`` line per source.
+
+    Android 11–13 (frameworks/base core/java/android/view/InsetsSource.java) print
+    ``InsetsSource type=`` + ``InsetsState.typeToString`` (``ITYPE_STATUS_BAR`` ...). Android 14
+    made sources id-keyed: ``InsetsSource id=<hex> type=`` + ``WindowInsets.Type.toString``
+    (``statusBars``, ``navigationBars``, ``ime``, ``tappableElement``); the id is
+    ``InsetsSource.createId(owner, index, type)`` = owner hash << 16 | index << 5 | log2(type),
+    and ``ID_IME`` is ``createId(null, 0, ime())`` = 3."""
     W, H = s.size
     ime = s.ime_frame if s.keyboard and s.ime_frame else None
     ime_txt = f"frame=[{ime[0]},{ime[1]}][{ime[2]},{ime[3]}] visible=true" if ime else "frame=[0,0][0,0] visible=false"
-    return (f"    InsetsStateController\n      InsetsState\n        mDisplayFrame=Rect(0, 0 - {W}, {H})\n"
-            f"        InsetsSource type=ITYPE_STATUS_BAR frame=[0,0][{W},{s.status_h}] visible=true\n"
-            f"        InsetsSource type=ITYPE_NAVIGATION_BAR frame=[0,{H - s.nav_h}][{W},{H}] visible=true\n"
+    status = f"frame=[0,0][{W},{s.status_h}] visible=true"
+    nav = f"frame=[0,{H - s.nav_h}][{W},{H}] visible=true"
+    head = f"    InsetsStateController\n      InsetsState\n        mDisplayFrame=Rect(0, 0 - {W}, {H})\n"
+    if s.android >= 14:
+        owner = _h("DisplayPolicy")[:4]
+        return (head + f"        InsetsSource id={owner}0000 type=statusBars {status}\n"
+                f"        InsetsSource id={owner}0001 type=navigationBars {nav}\n"
+                f"        InsetsSource id=3 type=ime {ime_txt}\n"
+                f"        InsetsSource id={owner}0005 type=tappableElement {status}\n")
+    return (head + f"        InsetsSource type=ITYPE_STATUS_BAR {status}\n"
+            f"        InsetsSource type=ITYPE_NAVIGATION_BAR {nav}\n"
             f"        InsetsSource type=ITYPE_IME {ime_txt}\n"
-            f"        InsetsSource type=ITYPE_TOP_TAPPABLE_ELEMENT frame=[0,0][{W},{s.status_h}] visible=true\n")
+            f"        InsetsSource type=ITYPE_TOP_TAPPABLE_ELEMENT {status}\n")
+
+
+def _policy_section(s: SystemSnapshot) -> str:
+    """``dumpsys window policy``: PhoneWindowManager.dump and its KeyguardServiceDelegate.
+
+    ``mShowingDream=… mDreamingLockscreen=…`` and the delegate's ``showing=`` lines
+    (services/core/java/com/android/server/policy/PhoneWindowManager.java,
+    keyguard/KeyguardServiceDelegate.java); this phone is never locked."""
+    on = str(s.screen_on).lower()
+    return ("WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSystemBooted=true mSystemReady=true\n"
+            f"    mLidState=LID_ABSENT mLidOpenRotation=-1\n    mScreenOnEarly={on} mScreenOnFully={on}\n"
+            "    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n"
+            "    mShowingDream=false mDreamingLockscreen=false\n"
+            "    KeyguardServiceDelegate\n      showing=false\n      inputRestricted=false\n      occluded=false\n"
+            "      secure=false\n      dreaming=false\n      systemIsReady=true\n      deviceHasKeyguard=true\n"
+            "      enabled=true\n      currentUser=0\n      bootCompleted=true\n"
+            f"      interactiveState={'INTERACTIVE_STATE_AWAKE' if s.screen_on else 'INTERACTIVE_STATE_SLEEP'}\n")
 
 
 def _display_section(s: SystemSnapshot) -> str:
@@ -198,10 +233,8 @@ def dumpsys_window(s: SystemSnapshot, section: str | None = None) -> str:
     if section in ("windows", "w"):
         return _windows_section(s)
     if section in ("policy", "p"):
-        return (f"WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSystemBooted=true mSystemReady=true\n"
-                f"    mLidState=LID_ABSENT mLidOpenRotation=-1\n    mScreenOnEarly={str(s.screen_on).lower()} "
-                f"mScreenOnFully={str(s.screen_on).lower()}\n    mKeyguardDrawComplete=true\n")
-    return _display_section(s) + "\n" + _windows_section(s)
+        return _policy_section(s)
+    return _policy_section(s) + "\n" + _display_section(s) + "\n" + _windows_section(s)
 
 
 # ============================================================================ activity
@@ -475,7 +508,7 @@ def wm_text(phone: "VirtualPhone", what: str) -> str:
 
 _SERVICES = ("activity", "alarm", "battery", "bluetooth_manager", "connectivity", "display", "input", "input_method",
              "meminfo", "package", "power", "settings", "statusbar", "wifi", "window", "SurfaceFlinger", "cpuinfo",
-             "notification", "audio", "account", "user", "uimode")
+             "notification", "audio", "account", "user", "uimode", "location", "media_session")
 
 
 class SystemCommands:
@@ -504,6 +537,12 @@ class SystemCommands:
         if service not in _SERVICES:
             await ctx.err(f"Can't find service: {service}\n")
             return 254
+        if service in ("notification", "bluetooth_manager"):
+            from .android_services import dumpsys_bluetooth_manager, dumpsys_notification
+
+            dump = dumpsys_notification if service == "notification" else dumpsys_bluetooth_manager
+            await ctx.out(await self.phone.acall(dump, self.phone))
+            return 0
         snap = await self.phone.acall(take_snapshot, self.phone)
         sub = rest[0] if rest else None
         if service == "window":

@@ -146,7 +146,10 @@ class InputCommands:
                 bad = str(e).split("'")[-2] if "'" in str(e) else rest[0]
                 return await self._exception(ctx, cmd, f"java.lang.NumberFormatException: For input string: \"{bad}\"")
             if cmd == "tap":
-                await phone.acall(phone.tap, nums[0], nums[1])
+                from .u2server import overlay_tap
+
+                if not overlay_tap(phone, nums[0], nums[1]):  # SystemUI's clipboard overlay takes it first
+                    await phone.acall(phone.tap, nums[0], nums[1])
             elif cmd == "swipe":
                 await phone.acall(phone.swipe, *nums, 300 if dur < 0 else dur)
             else:
@@ -189,6 +192,11 @@ class InputCommands:
         if path is not None and path.endswith(".png"):
             png = True
         data = await self.phone.acall(self.phone.screenshot_png)
+        from .u2server import clipboard_overlay
+
+        overlay = clipboard_overlay(self.phone)
+        if overlay.visible:  # SystemUI's clipboard overlay is on screen (Android 13+)
+            data = await self.phone.acall(overlay.draw, data)
         if not png:
             data = await self.phone.acall(_raw_rgba, data)
         if path is None:
@@ -203,6 +211,23 @@ class InputCommands:
         return 0
 
     async def uiautomator(self, ctx: CommandContext) -> int:
+        """``uiautomator dump [--compressed] [FILE]`` as frameworks/base cmds/uiautomator
+        (``DumpCommand.run``) behaves for the shell user.
+
+        * Another process holds UiAutomation (uiautomator2's server runs): ``UiAutomation.connect``
+          throws "UiAutomationService … already registered!" (UiAutomationManager
+          ``registerUiTestAutomationServiceLocked``); the exception is uncaught, RuntimeInit's
+          ``KillApplicationHandler`` logs it (to logcat, not the terminal) and SIGKILLs the
+          process: the shell prints ``Killed`` and the status is 137; no file is written.
+        * ``uiAutomation.waitForIdle(1000, 10000)``: the dump waits for 1 s without window
+          changes, at most 10 s; a screen that keeps animating makes it print ``ERROR: could not
+          get idle state.`` (stderr), write nothing and exit 0. The phone keeps animating while
+          ``phone.animating_until`` (a ``time.monotonic()`` deadline, 0 = never; tests set it)
+          lies ahead, or while its own transition runs.
+        * Otherwise the screen's windows as the phone renders them (the app's under its decor
+          chain; no clipboard overlay, which is never the active window) are written to FILE
+          (``/sdcard/window_dump.xml``) and ``UI hierchary dumped to: FILE`` is printed.
+        """
         args = list(ctx.args)
         if not args or args[0] != "dump":
             await ctx.err("Usage: uiautomator <subcommand> [options]\n\nAvailable subcommands:\n\n"
@@ -214,13 +239,23 @@ class InputCommands:
                           "      /sdcard/window_dump.xml\n\nevents: prints out accessibility events until "
                           "terminated\n")
             return 0 if args and args[0] == "help" else 1
+        from .u2server import screen_xml, uiautomation_holder
+
+        phone = self.phone
+        if not phone.knobs.permissive and uiautomation_holder(phone) is not None:
+            await ctx.err("Killed\n")
+            return 137
+        if not await self._wait_for_idle():
+            await ctx.err("ERROR: could not get idle state.\n")
+            return 0
         target = next((a for a in args[1:] if not a.startswith("--")), "/sdcard/window_dump.xml")
-        xml = await self.phone.acall(self.phone.hierarchy_xml, True)
+        xml = await phone.acall(phone.hierarchy_xml, True)
+        xml = await phone.acall(lambda: screen_xml(phone, xml, overlay=False))  # active window only
         data = xml.encode("utf-8")
         if target in ("/dev/tty", "/dev/stdout", "/proc/self/fd/1"):
             await ctx.out(data + f"UI hierchary dumped to: {target}\n".encode())
             return 0
-        fs = self.phone.fs
+        fs = phone.fs
         path = ctx.path(target)
         try:
             fs.write_bytes(path, data)
@@ -229,6 +264,22 @@ class InputCommands:
             return 1
         await ctx.out(f"UI hierchary dumped to: {target}\n")
         return 0
+
+    async def _wait_for_idle(self, idle_s: float = 1.0, timeout_s: float = 10.0) -> bool:
+        """``UiAutomation.waitForIdle(1000, 10000)`` against ``phone.animating_until``: True
+        once the screen was still for ``idle_s`` (at once if it is still now and stays so)."""
+        import asyncio
+        import time
+
+        until = float(getattr(self.phone, "animating_until", 0.0) or 0.0)
+        now = time.monotonic()
+        if until <= now:
+            return True
+        if until + idle_s > now + timeout_s:
+            await asyncio.sleep(timeout_s)
+            return False
+        await asyncio.sleep(until + idle_s - now)
+        return True
 
 
 def _raw_rgba(png: bytes) -> bytes:

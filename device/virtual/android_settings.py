@@ -12,6 +12,7 @@ so :func:`device.parsers.settings.settings_to_worldstate` reads back what was wr
 from __future__ import annotations
 
 import hashlib
+import time
 from typing import TYPE_CHECKING, Any, Callable
 
 from .shline import CommandContext, CommandHandler
@@ -157,6 +158,51 @@ class SettingsProvider:
         self._plain: dict[str, dict[str, str]] = _defaults(phone)
         self._defaults = {ns: dict(v) for ns, v in self._plain.items()}
         self._raw_mapped: dict[tuple[str, str], str] = {}  # a mapped key holding a value the world cannot
+        #: service-mirrored keys written raw on a stock phone: key -> (stored text, world value then, deadline)
+        self._shadow: dict[tuple[str, str], tuple[str, Any, float | None]] = {}
+        #: ZenModeHelper's mZenMode while DND is on (1 priority, 2 total silence, 3 alarms)
+        self.zen_level = 1
+
+    # ------------------------------------------------------------------ service-mirrored keys
+    def _stock(self) -> bool:
+        return not self.phone.knobs.permissive
+
+    def _shadow_value(self, key: tuple[str, str], world: dict[str, Any]) -> str | None:
+        """The raw text a stock phone still stores for a service-mirrored key, if any.
+
+        The entry ends when its service rewrites the key: ZenModeHelper within
+        :data:`ZEN_REWRITE_S`, every other service on its next state change (the world field
+        moved away from the value it had at the raw write) — see :mod:`.android_services`."""
+        from .android_services import SERVICE_KEYS
+
+        entry = self._shadow.get(key)
+        if entry is None:
+            return None
+        text, seen, deadline = entry
+        if (deadline is not None and time.monotonic() >= deadline) or world.get(SERVICE_KEYS[key]) != seen:
+            self._shadow.pop(key, None)
+            return None
+        return text
+
+    def _service_text(self, key: tuple[str, str], world: dict[str, Any]) -> str | None:
+        """What the service itself persists for ``key`` (zen_mode keeps its level, not 1/0)."""
+        field, out, _ = MAPPED[key]
+        if key == ("global", "zen_mode") and world.get(field):
+            return str(self.zen_level)
+        return out(world.get(field))
+
+    def service_set(self, field: str, value: Any) -> None:
+        """A system service changed its state: the world follows and the service's keys are its own again."""
+        from .android_services import SERVICE_KEYS
+
+        for key, f in SERVICE_KEYS.items():
+            if f == field:
+                self._shadow.pop(key, None)
+                self._raw_mapped.pop(key, None)
+
+        def put(d: dict[str, Any]) -> None:
+            d["world"]["settings"][field] = value
+        self.phone.mutate(put)
 
     @staticmethod
     def resolve(namespace: str, key: str) -> tuple[str, str]:
@@ -170,14 +216,25 @@ class SettingsProvider:
     def get(self, namespace: str, key: str) -> str | None:
         ns, key = self.resolve(namespace, key)
         if (ns, key) in MAPPED:
+            world = self.phone.state_data()["world"]["settings"]
+            shadow = self._shadow_value((ns, key), world)
+            if shadow is not None:
+                return shadow
             if (ns, key) in self._raw_mapped:
                 return self._raw_mapped[(ns, key)]
-            field, out, _ = MAPPED[(ns, key)]
-            return out(self.phone.state_data()["world"]["settings"].get(field))
+            return self._service_text((ns, key), world)
         return self._plain.get(ns, {}).get(key)
 
     def put(self, namespace: str, key: str, value: str) -> None:
         ns, key = self.resolve(namespace, key)
+        if (ns, key) in MAPPED and self._stock():
+            from .android_services import SERVICE_KEYS, ZEN_REWRITE_S
+
+            if (ns, key) in SERVICE_KEYS:
+                world = self.phone.state_data()["world"]["settings"]
+                deadline = time.monotonic() + ZEN_REWRITE_S if key == "zen_mode" else None
+                self._shadow[(ns, key)] = (value, world.get(SERVICE_KEYS[(ns, key)]), deadline)
+                return
         if (ns, key) in MAPPED:
             field, _, parse = MAPPED[(ns, key)]
             v = parse(value)
@@ -197,6 +254,7 @@ class SettingsProvider:
         ns, key = self.resolve(namespace, key)
         if (ns, key) in MAPPED:
             self._raw_mapped.pop((ns, key), None)
+            self._shadow.pop((ns, key), None)
             return 1
         return 1 if self._plain.get(ns, {}).pop(key, None) is not None else 0
 
@@ -206,10 +264,11 @@ class SettingsProvider:
     def list(self, namespace: str) -> dict[str, str]:
         out = dict(self._plain.get(namespace, {}))
         world = self.phone.state_data()["world"]["settings"]
-        for (ns, key), (field, fmt, _) in MAPPED.items():
+        for (ns, key) in MAPPED:
             if ns != namespace:
                 continue
-            val = self._raw_mapped.get((ns, key)) or fmt(world.get(field))
+            val = (self._shadow_value((ns, key), world) or self._raw_mapped.get((ns, key))
+                   or self._service_text((ns, key), world))
             if val is not None:
                 out[key] = val
         return dict(sorted(out.items()))
@@ -291,11 +350,12 @@ class SettingsCommands:
                           "    nfc      Control NFC functions\n    bluetooth Control Bluetooth service\n")
             return 0
         service, verb = args[0], args[1]
-        keys = {"wifi": ("global", "wifi_on"), "data": ("global", "mobile_data"),
-                "bluetooth": ("global", "bluetooth_on")}
-        if service in keys and verb in ("enable", "disable"):
-            ns, key = keys[service]
-            await self.phone.acall(self.provider.put, ns, key, "1" if verb == "enable" else "0")
+        fields = {"wifi": "wifi", "data": "mobile_data", "bluetooth": "bluetooth"}
+        if service in fields and verb in ("enable", "disable"):
+            # svc calls the service (WifiManager.setWifiEnabled, TelephonyManager.setDataEnabled,
+            # BluetoothAdapter.enable/disable: frameworks/base cmds/svc/src/com/android/commands/svc/),
+            # so the radio switches and the service persists its own key.
+            await self.phone.acall(self.provider.service_set, fields[service], verb == "enable")
             return 0
         if service == "power" and verb == "stayon" and len(args) > 2:
             val = {"true": "7", "false": "0", "usb": "2", "ac": "1", "wireless": "4"}.get(args[2])

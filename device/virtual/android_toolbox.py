@@ -24,6 +24,9 @@ __all__ = ["toolbox_commands", "TOYBOX"]
 _ID = ("uid=2000(shell) gid=2000(shell) groups=2000(shell),1004(input),1007(log),1011(adb),1015(sdcard_rw),"
        "1028(sdcard_r),1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),"
        "3006(net_bw_stats),3009(readproc),3011(uhid),3012(readtracefs) context=u:r:shell:s0")
+_ROOT_ID = ("uid=0(root) gid=0(root) groups=0(root),1004(input),1007(log),1011(adb),1015(sdcard_rw),1028(sdcard_r),"
+            "1078(ext_data_rw),1079(ext_obb_rw),3001(net_bt_admin),3002(net_bt),3003(inet),3006(net_bw_stats),"
+            "3009(readproc),3011(uhid),3012(readtracefs) context=u:r:su:s0")
 _SYSTEM_PROCS = [("root", 1, 0, "init"), ("root", 2, 0, "[kthreadd]"), ("logd", 301, 1, "logd"),
                  ("system", 318, 1, "servicemanager"), ("root", 412, 1, "zygote64"), ("root", 413, 1, "zygote"),
                  ("system", 1203, 412, "system_server"), ("shell", 1450, 1, "adbd"),
@@ -96,22 +99,28 @@ class Toolbox:
                 "sleep": cmd_sleep, "sh": self.sh, "toybox": self.toybox, "which": self.which, "env": self.env,
                 "printenv": self.printenv, "test": self.test, "[": self.test, "printf": self.printf,
                 "cut": self.cut, "sort": self.sort, "uniq": self.uniq, "tr": self.tr, "seq": self.seq,
-                "ip": self.ip, "ifconfig": self.ifconfig, "logcat": self.logcat, "log": self.log,
+                "ip": self.ip, "ifconfig": self.ifconfig, "logcat": self.logcat, "log": self.log, "kill": self.kill,
                 "echo": self.echo, "true": self.true, "false": self.false}
 
     # --- identity
+    def _root(self) -> bool:
+        """A permissive phone models a rooted emulator after ``adb root``: adbd (and every shell
+        it starts) runs as uid 0 (packages/modules/adb ``daemon/main.cpp`` drops privileges
+        only when ``ro.debuggable`` is 0 or ``service.adb.root`` is unset)."""
+        knobs = getattr(self.phone, "knobs", None)
+        return bool(getattr(knobs, "permissive", False))
+
     async def id(self, ctx: CommandContext) -> int:
         a = "".join(ctx.args)
-        if "u" in a:
-            await ctx.out("shell\n" if "n" in a else "2000\n")
-        elif "g" in a:
-            await ctx.out("shell\n" if "n" in a else "2000\n")
+        name, num = ("root", "0") if self._root() else ("shell", "2000")
+        if "u" in a or "g" in a:
+            await ctx.out(f"{name}\n" if "n" in a else f"{num}\n")
         else:
-            await ctx.out(_ID + "\n")
+            await ctx.out((_ROOT_ID if self._root() else _ID) + "\n")
         return 0
 
     async def whoami(self, ctx: CommandContext) -> int:
-        await ctx.out("shell\n")
+        await ctx.out("root\n" if self._root() else "shell\n")
         return 0
 
     async def getenforce(self, ctx: CommandContext) -> int:
@@ -170,7 +179,10 @@ class Toolbox:
 
     # --- processes
     async def _procs(self) -> list[tuple[str, int, int, str]]:
+        """(user, pid, ppid, name): system daemons, the running apps, the current IME and the
+        processes shell commands started (uiautomator2's ``app_process``, owned by shell)."""
         from .phone import SIM_PACKAGES
+        from .u2server import process_table
 
         def gather() -> tuple[str, list[str]]:
             pkg, _ = self.phone.foreground()
@@ -187,27 +199,87 @@ class Toolbox:
             if p and p not in seen:
                 seen.add(p)
                 procs.append((f"u0_a{100 + pid_of(p) % 200}", pid_of(p), 412, p))
+        for proc in sorted(process_table(self.phone).values(), key=lambda q: q.pid):
+            procs.append((proc.user, proc.pid, proc.ppid, proc.name))
         return procs
 
     async def ps(self, ctx: CommandContext) -> int:
-        flags = "".join(a.lstrip("-") for a in ctx.args if a.startswith("-"))
-        pids = {int(a) for a in ctx.args if a.isdigit()}
+        """toybox ``ps``: ``-A``/``-e`` every process, ``-u USER[,USER]`` / ``-p PID`` / bare PIDs
+        select; without a selection, this shell's own processes (toys/posix/ps.c)."""
+        args = list(ctx.args)
+        flags = ""
+        users: set[str] = set()
+        pids: set[int] = set()
+        fields: list[str] = []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "-o" and i + 1 < len(args):
+                fields += [f.split("=")[0].upper() for f in args[i + 1].split(",") if f]
+                i += 2
+                continue
+            if a in ("-u", "-U", "-p") and i + 1 < len(args):
+                vals = [v for v in args[i + 1].split(",") if v]
+                if a == "-p":
+                    pids |= {int(v) for v in vals if v.isdigit()}
+                else:
+                    users |= set(vals)
+                i += 2
+                continue
+            if a.startswith("-"):
+                flags += a.lstrip("-")
+            elif a.isdigit():
+                pids.add(int(a))
+            i += 1
         header = "USER           PID  PPID        VSZ    RSS WCHAN            ADDR S NAME                       \n"
         rows = []
-        if "A" in flags or "e" in flags or pids:
+        if "A" in flags or "e" in flags or pids or users:
             for user, pid, ppid, name in await self._procs():
                 if pids and pid not in pids:
+                    continue
+                if users and user not in users and not (user == "shell" and "2000" in users):
                     continue
                 rows.append((user, pid, ppid, name))
         else:
             rows = [("shell", ctx.shell.pid, 1450, "sh"), ("shell", ctx.shell.pid + 1, ctx.shell.pid, "ps")]
+        if fields:
+            await ctx.out(await self._ps_fields(fields, rows))
+            return 0 if rows else 1
         out = [header]
         for user, pid, ppid, name in rows:
-            vsz = 14_000_000 + pid * 7919 % 3_000_000 if "." in name or name.startswith("system") else 10_800_000 + pid * 31 % 90_000
-            rss = 90_000 + pid * 131 % 160_000 if "." in name else 2_000 + pid * 17 % 9_000
+            vsz = 14_000_000 + pid * 7919 % 3_000_000 if "." in name or name.startswith(("system", "app_")) \
+                else 10_800_000 + pid * 31 % 90_000
+            rss = 90_000 + pid * 131 % 160_000 if "." in name or name == "app_process" else 2_000 + pid * 17 % 9_000
             out.append(f"{user:<12}{pid:>6}{ppid:>6}{vsz:>11}{rss:>7} 0                   0 S {name}\n")
         await ctx.out("".join(out))
         return 0 if rows else 1
+
+    async def _ps_fields(self, fields: list[str], rows: list[tuple[str, int, int, str]]) -> str:
+        """``ps -o FIELD,...``: the chosen columns (toybox pads each to its header/values; the
+        last one is left unpadded). ARGS/CMDLINE is the command line: for uiautomator2's server
+        ``app_process / com.wetest.uia2.Main -p 9008``."""
+        from .u2server import process_table
+
+        table = process_table(self.phone)
+
+        def value(f: str, row: tuple[str, int, int, str]) -> str:
+            user, pid, ppid, name = row
+            proc = table.get(pid)
+            return {"USER": user, "UID": "2000" if user == "shell" else "0", "PID": str(pid), "PPID": str(ppid),
+                    "S": "S", "NAME": name, "COMM": name[:15],
+                    "CMD": name, "ARGS": proc.args if proc is not None and proc.args else name,
+                    "CMDLINE": proc.args if proc is not None and proc.args else name}.get(f, "-")
+        cols = [[f] + [value(f, r) for r in rows] for f in fields]
+        right = {"PID", "PPID", "UID"}
+        widths = [max(len(v) for v in c) for c in cols]
+        lines = []
+        for k in range(len(rows) + 1):
+            cells = []
+            for j, c in enumerate(cols):
+                last = j == len(cols) - 1
+                cells.append(c[k] if last else c[k].rjust(widths[j]) if fields[j] in right else c[k].ljust(widths[j]))
+            lines.append(" ".join(cells) + "\n")
+        return "".join(lines)
 
     async def pidof(self, ctx: CommandContext) -> int:
         names = [a for a in ctx.args if not a.startswith("-")]
@@ -216,6 +288,55 @@ class Toolbox:
             return 1
         await ctx.out(" ".join(found) + "\n")
         return 0
+
+    async def kill(self, ctx: CommandContext) -> int:
+        """``kill [-SIGNAL|-s SIGNAL] PID...`` — mksh's builtin, which ``adb shell`` runs.
+
+        The shell user (uid 2000) may signal only its own processes (kill(2): EPERM for
+        another uid's, ESRCH for no such pid); errors read ``/system/bin/sh: kill: PID: REASON``
+        (mksh ``c_kill``: ``bi_errorf("%s: %s", p, cstrerror(errno))``), status 1. Ending
+        uiautomator2's ``app_process`` closes its port, as on a phone.
+        """
+        from .u2server import process_table
+
+        sigs = {"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "TERM": 15, "STOP": 19, "CONT": 18, "USR1": 10, "USR2": 12}
+        args = list(ctx.args)
+        signum = 15
+        if args[:1] == ["-s"] and len(args) > 1:
+            name = args[1].upper().removeprefix("SIG")
+            signum, args = sigs.get(name, -1), args[2:]
+        elif args and args[0].startswith("-") and len(args[0]) > 1:
+            raw = args[0][1:].upper().removeprefix("SIG")
+            signum = int(raw) if raw.isdigit() else sigs.get(raw, -1)
+            args = args[1:]
+        if signum < 0:
+            await ctx.err("/system/bin/sh: kill: bad signal\n")
+            return 1
+        if not args:
+            await ctx.err("/system/bin/sh: kill: usage: kill [-s signame | -signum | -signame] { job | pid | pgrp } ...\n"
+                          "       kill -l [exit_status ...]\n")
+            return 1
+        table = process_table(self.phone)
+        owners = {pid: user for user, pid, _pp, _n in await self._procs()}
+        status = 0
+        for a in args:
+            if not a.lstrip("-").isdigit():
+                await ctx.err(f"/system/bin/sh: kill: {a}: arguments must be jobs or process IDs\n")
+                status = 1
+                continue
+            pid = int(a)
+            proc = table.get(pid)
+            if proc is not None:
+                if signum:
+                    proc.kill(signum)
+                continue
+            if pid in (ctx.shell.pid, ctx.shell.pid + 1):
+                continue  # the shell itself (or this kill): nothing the phone's state depends on
+            # another uid's process: EPERM. (adbd runs as shell too; ending it is not modelled.)
+            reason = "No such process" if pid not in owners else "Operation not permitted"
+            await ctx.err(f"/system/bin/sh: kill: {a}: {reason}\n")
+            status = 1
+        return status
 
     # --- text filters
     async def _input_lines(self, ctx: CommandContext, files: list[str]) -> list[tuple[str, list[str]]] | None:
@@ -717,20 +838,12 @@ class Toolbox:
         return 0
 
     async def logcat(self, ctx: CommandContext) -> int:
-        args = ctx.args
-        if "-c" in args:
-            return 0
-        now = await self.phone.acall(self.phone.now)
-        stamp = now.strftime("%m-%d %H:%M:%S.") + f"{now.microsecond // 1000:03d}"
-        lines = ("--------- beginning of main\n"
-                 f"{stamp}  1203  1203 I ActivityManager: s2r virtual phone: logcat has no app logs\n")
-        await ctx.out(lines)
-        if "-d" in args:
-            return 0
-        import asyncio
+        """``logcat`` over the phone's logd (system/logging/logcat/logcat.cpp; see
+        :func:`device.virtual.android_media.logcat_main`): ``-d`` dumps, plain ``logcat`` streams
+        until the host closes the stream."""
+        from .android_media import logcat_main
 
-        await asyncio.Event().wait()  # streams until the host hangs up
-        return 0
+        return await logcat_main(self.phone, ctx)
 
     async def log(self, ctx: CommandContext) -> int:
         return 0

@@ -172,6 +172,10 @@ class VirtualPhone:
             data["sys"]["permission_prompts"] = list(self.knobs.permission_prompts)
             if isinstance(data["world"].get("device"), dict):
                 data["world"]["device"].update(android_version=str(self.knobs.android), sdk=self.knobs.sdk)
+            if not self.knobs.permissive and not self.knobs.google_account:
+                # no account, no calendar: CalendarProvider2 holds no events a stock phone without an
+                # account could show (an event needs a calendar; view_events joins Calendars)
+                data["world"]["events"] = []
             world_time = data["world"].get("time")
             if world_time:
                 self._clock_sim = datetime.fromisoformat(world_time)

@@ -43,8 +43,9 @@ JSON-RPC (params positional as the client sends them; ``{}`` means "no arguments
   ``drag(x0, y0, x1, y1, steps)``, ``injectInputEvent(action, x, y, meta)`` (DOWN/MOVE/UP become a
   tap, long press or swipe at UP, with Android's touch slop and long-press timeout);
 * keys/text: ``pressKey(name)``, ``pressKeyCode(code[, meta])``, ``setClipboard(label, text)``,
-  ``getClipboard``, ``pasteClipboard`` (commits the clipboard into the focused field — the path
-  ``Device.send_keys`` takes when uiautomator2's IME is not installed), ``clearInputText``;
+  ``getClipboard``, ``pasteClipboard`` (Ctrl+V key events: a focused field pastes the clip — the
+  path ``Device.send_keys`` takes when uiautomator2's IME is not installed, as on a stock phone),
+  ``clearInputText`` (Ctrl+A, DEL);
 * selectors (``UiSelector`` semantics on the dumped tree, mask bits as the client sends them,
   ``instance``/``index``, ``child``/``sibling`` chains): ``exist``, ``waitForExists``,
   ``waitUntilGone``, ``objInfo``, ``objInfoOfAllInstances``, ``count``, ``getChildCount``,
@@ -52,6 +53,14 @@ JSON-RPC (params positional as the client sends them; ``{}`` means "no arguments
   ``dragTo``, ``swipe`` on a selector, ``scrollForward``/``Backward``/``ToBeginning``/``ToEnd``/
   ``scrollTo``, ``fling*``, ``childByText``/``childByDescription``/``childByInstance`` (return an
   object name usable as a selector afterwards, like the real server's UiObject registry).
+
+What the screen shows besides the sim's views (:func:`screen_tree`, also used by the shell's
+``uiautomator dump``, ``screencap`` and ``input tap``): every app window's decor chain
+(``FrameLayout`` > ``LinearLayout`` > ``FrameLayout android:id/content``, status/navigation bar
+backgrounds) and, on Android 13+, SystemUI's clipboard overlay after each ``setClipboard``
+(:class:`ClipboardOverlay`: ``clipboard_preview``, ``dismiss_button``; 6 s or a tap on its
+dismiss button). The server's ``app_process`` is a :class:`DeviceProcess` in
+:func:`process_table` (``ps``, ``kill``; it holds UiAutomation, so ``uiautomator dump`` fails).
 
 Errors look like the real server's so the client raises the same exceptions: an unknown method is
 ``-32601 "method not found"``; a selector that matches nothing where an object is required is
@@ -805,7 +814,8 @@ class U2Server:
     # ------------------------------------------------------------------ tree helpers
     async def _tree(self, *, wait_idle: bool = True) -> UiTree:
         xml = await self._call(self.phone.hierarchy_xml, wait_idle)
-        return parse_tree(xml)
+        tree, _ = await self._call(screen_tree, self.phone, xml)
+        return tree
 
     def _resolver(self, selector: SelectorArg) -> Callable[[UiTree], list[UiNode]]:
         if isinstance(selector, str):
@@ -951,6 +961,9 @@ class U2Server:
             raise _invalid(f"scale must be in (0, 1], got {s}")
         q = min(max(q, 1), 100)
         png = await self._call(self.phone.screenshot_png)
+        overlay = clipboard_overlay(self.phone)
+        if overlay.visible:  # SystemUI draws its clipboard overlay over the app
+            png = await self._call(overlay.draw, png)
         cached = self._jpeg_cache
         if cached is not None and cached[0] is png and cached[1] == (s, q):
             return cached[2]  # the phone handed back the very same frame object: same answer
@@ -964,6 +977,7 @@ class U2Server:
         comp = _to_bool(compressed, "compressed")
         depth = None if maxDepth is None else _to_int(maxDepth, "maxDepth")
         xml = await self._call(self.phone.hierarchy_xml, False)
+        xml = await self._call(screen_xml, self.phone, xml)  # decor chain, SystemUI's overlay
         if not comp and depth is None:
             return xml
         tree = parse_tree(xml)
@@ -982,7 +996,7 @@ class U2Server:
         if not await self._in_screen(fx, fy):
             return False  # UiDevice.click: false for points outside the display
         if ms is None:
-            await self._call(self.phone.tap, fx, fy)
+            await self._tap(fx, fy)
         else:  # touchDown, hold ms, touchUp: Android decides tap vs long press
             await self._press(fx, fy, max(1, _to_int(ms, "milliseconds")))
         return True
@@ -994,6 +1008,11 @@ class U2Server:
         if held_ms >= self.long_press_ms:
             await self._call(self.phone.long_press, x, y, max(held_ms, SIM_LONG_PRESS_MS))
         else:
+            await self._tap(x, y)
+
+    async def _tap(self, x: float, y: float) -> None:
+        """One tap; SystemUI's clipboard overlay (a window above the app) takes it first."""
+        if not overlay_tap(self.phone, x, y):
             await self._call(self.phone.tap, x, y)
 
     async def rpc_click(self, *args: Any) -> bool:
@@ -1003,7 +1022,7 @@ class U2Server:
                 raise _invalid("click(selector[, corner])")
             node = await self._find(args[0])
             x, y = _corner(node, args[1] if len(args) > 1 else None)
-            await self._call(self.phone.tap, x, y)
+            await self._tap(x, y)
             return True
         if len(args) == 2:
             return await self._click_xy(args[0], args[1])
@@ -1138,21 +1157,50 @@ class U2Server:
         return bool(await self._call(self.phone.key, _to_int(keyCode, "keyCode")))
 
     async def rpc_setClipboard(self, label: Any, text: Any = None) -> None:
-        await self._call(self.phone.set_clipboard, "" if text is None else str(text))
+        """``ClipboardManager.setPrimaryClip``; on Android 13+ SystemUI then shows its overlay."""
+        value = "" if text is None else str(text)
+        await self._call(self.phone.set_clipboard, value)
+        clipboard_overlay(self.phone).clip_changed(value)
 
     async def rpc_getClipboard(self) -> str | None:
         text = await self._call(self.phone.get_clipboard)
         return text if text else None
 
     async def rpc_pasteClipboard(self) -> bool:
-        """Paste into the focused field: the clipboard text is committed as typed, literally."""
+        """Ctrl+V injected as key events (uiautomator2's server: ``UiDevice.pressKeyCode(
+        KEYCODE_V, META_CTRL_ON)``). A focused editable field handles the shortcut with
+        ``TextView.onTextContextMenuItem(android.R.id.paste)`` (frameworks/base core/java/android/
+        widget/TextView.java ``onKeyShortcut``) and inserts the primary clip literally; with no
+        focused field the keys reach nobody. Injection itself succeeds, so the answer is true.
+        """
         text = await self._call(self.phone.get_clipboard)
-        if not text:
+        if text and not await self._edit_focused(lambda cur: cur + text):
+            await self._call(self.phone.input_text, text)  # a phone without state access: type it
+        return True
+
+    async def _edit_focused(self, change: Callable[[str], str]) -> bool:
+        """Replace the focused field's text with ``change(text)``, literally (no IME, no key map:
+        what ``TextView.paste``/``setText`` do to an ``Editable``). False if no field has focus
+        or the phone has no state access."""
+        mutate = getattr(self.phone, "mutate", None)
+        if mutate is None:
             return False
-        return bool(await self._call(self.phone.input_text, text))
+
+        def edit(d: dict[str, Any]) -> bool:
+            ui = d.get("ui") or {}
+            focus = ui.get("focus")
+            if not focus:
+                return False
+            fields = ui.setdefault("fields", {})
+            fields[focus] = change(str(fields.get(focus) or ""))
+            return True
+        return bool(await self._call(mutate, edit))
 
     async def rpc_clearInputText(self) -> bool:
-        return bool(await self._call(self.phone.clear_text))
+        """Ctrl+A then DEL, injected as key events: TextView selects all (``onKeyShortcut``
+        ``KEYCODE_A`` → ``selectAllText``) and DEL deletes the selection. True once injected."""
+        await self._call(self.phone.clear_text)
+        return True
 
     async def _focus(self, node: UiNode) -> bool:
         """Give ``node`` (a text field) input focus by touching it, as ACTION_FOCUS would."""
@@ -1164,7 +1212,10 @@ class U2Server:
         return bool(await self._call(has)) if has is not None else True
 
     async def rpc_setText(self, selector: SelectorArg, text: Any) -> bool:
-        """UiObject.setText: replace the field's text (false for a view that is not a field)."""
+        """UiObject.setText: focus the field, then ``ACTION_SET_TEXT`` replaces its text with the
+        argument literally — any Unicode, newlines included (frameworks/base core/java/android/
+        widget/TextView.java ``performAccessibilityActionInternal``). False for a view that is
+        not a text field."""
         from device.parsers.hierarchy import is_editable_class
 
         node = await self._find(selector)
@@ -1172,8 +1223,10 @@ class U2Server:
             return False
         if not await self._focus(node):
             return False
-        await self._call(self.phone.clear_text)
         value = "" if text is None else str(text)
+        if await self._edit_focused(lambda _cur: value):  # ACTION_SET_TEXT: the text, literally
+            return True
+        await self._call(self.phone.clear_text)
         if value:
             return bool(await self._call(self.phone.input_text, value))
         return True
@@ -1381,6 +1434,310 @@ def _png_to_jpeg(png: bytes, scale: float, quality: int) -> bytes:
     if not ok:
         raise RuntimeError("JPEG encoding failed")
     return buf.tobytes()
+
+
+# ============================================================================ system windows
+#: ``ClipboardOverlayController.CLIPBOARD_DEFAULT_TIMEOUT_MILLIS`` (frameworks/base
+#: packages/SystemUI/src/com/android/systemui/clipboardoverlay/ClipboardOverlayController.java).
+CLIPBOARD_OVERLAY_TIMEOUT_S = 6.0
+SYSTEMUI = "com.android.systemui"
+_NODE_DEFAULTS: dict[str, str] = {
+    "index": "0", "text": "", "resource-id": "", "class": "", "package": "", "content-desc": "",
+    "checkable": "false", "checked": "false", "clickable": "false", "enabled": "true", "focusable": "false",
+    "focused": "false", "scrollable": "false", "long-clickable": "false", "password": "false",
+    "selected": "false", "visible-to-user": "true", "bounds": "[0,0][0,0]", "hint": "",
+}
+
+
+def _node(template: dict[str, str] | None, box: tuple[int, int, int, int], **attrs: str) -> UiNode:
+    """A ``<node>`` with the attribute set (and order) of the phone's own nodes."""
+    keys = list(template) if template else list(_NODE_DEFAULTS)
+    values = {k: _NODE_DEFAULTS.get(k, "") for k in keys}
+    for k, v in attrs.items():
+        values[k.replace("_", "-")] = v
+    l, t, r, b = box
+    values["bounds"] = f"[{l},{t}][{r},{b}]"
+    return UiNode(values)
+
+
+def _adopt(parent: UiNode, children: list[UiNode]) -> UiNode:
+    parent.children = children
+    for c in children:
+        c.parent = parent
+    return parent
+
+
+def _reindex(tree: UiTree) -> UiTree:
+    """Recompute depth and pre-order after the tree was rebuilt."""
+    nodes: list[UiNode] = []
+
+    def walk(n: UiNode, depth: int) -> None:
+        n.depth, n.order = depth, len(nodes)
+        nodes.append(n)
+        for c in n.children:
+            walk(c, depth + 1)
+    for r in tree.roots:
+        r.parent = None
+        walk(r, 0)
+    tree.nodes = nodes
+    return tree
+
+
+class ClipboardOverlay:
+    """SystemUI's clipboard overlay (Android 13+), as the phone's screen shows it.
+
+    ``ClipboardListener.onPrimaryClipChanged`` (frameworks/base packages/SystemUI/src/com/
+    android/systemui/clipboardoverlay/ClipboardListener.java) shows the overlay for every clip
+    change; ``shouldSuppressOverlay`` hides it only for clips from ``com.android.shell`` that
+    carry the ``SUPPRESS_CLIPBOARD_OVERLAY`` extra, which uiautomator2's ``setClipboard``
+    (a plain ``ClipData.newPlainText``) never sets. The window (layout ``clipboard_overlay.xml``:
+    ``clipboard_ui`` > ``clipboard_preview`` > ``text_preview``, ``dismiss_button`` >
+    ``dismiss_image``, ``actions_container`` > ``actions`` > ``share_chip``) sits over the lower
+    left of the screen until ``CLIPBOARD_DEFAULT_TIMEOUT_MILLIS`` (6 s) pass or its dismiss button
+    is tapped. Android 11 has no overlay; a permissive (emulator-like) phone keeps the old
+    behaviour of showing none.
+    """
+
+    def __init__(self, phone: Any) -> None:
+        self.phone = phone
+        self.shown_at: float | None = None
+        self.text = ""
+
+    @property
+    def supported(self) -> bool:
+        knobs = getattr(self.phone, "knobs", None)
+        if knobs is None:
+            return False
+        return int(getattr(knobs, "sdk", 0)) >= 33 and not bool(getattr(knobs, "permissive", False))
+
+    def clip_changed(self, text: str) -> None:
+        """The primary clip changed: (re)show the overlay and restart its timeout."""
+        if self.supported:
+            self.text, self.shown_at = text, time.monotonic()
+
+    @property
+    def visible(self) -> bool:
+        return self.shown_at is not None and time.monotonic() - self.shown_at < CLIPBOARD_OVERLAY_TIMEOUT_S
+
+    def dismiss(self) -> None:
+        self.shown_at = None
+
+    def _dp(self, v: float) -> int:
+        return round(v * int(getattr(self.phone, "density", 160) or 160) / 160)
+
+    def boxes(self) -> dict[str, tuple[int, int, int, int]]:
+        """Screen rectangles of the overlay's views (dimens of SystemUI's ``overlay_*``)."""
+        W, H = (int(v) for v in self.phone.window_size())
+        bottom = H - self._dp(48) - self._dp(12)  # above the navigation bar, 12 dp margin
+        size, border = self._dp(128), self._dp(4)
+        l0 = self._dp(16)
+        pl, pb = l0 + border, bottom - border
+        preview = (pl, pb - size, pl + size, pb)
+        half = self._dp(24)
+        dismiss = (preview[2] - half, preview[1] - half, preview[2] + half, preview[1] + half)
+        al = preview[2] + border + self._dp(8)
+        actions = (al, pb - self._dp(56), min(W, al + self._dp(104)), pb)
+        chip = (actions[0] + self._dp(4), actions[1] + self._dp(8), actions[2] - self._dp(4), actions[3] - self._dp(8))
+        return {"window": (0, 0, W, H), "preview": preview, "dismiss": dismiss, "actions": actions, "chip": chip}
+
+    def hit(self, x: float, y: float) -> str | None:
+        """Which overlay view a touch at (x, y) lands on (None: it passes to the app)."""
+        if not self.visible:
+            return None
+        for name in ("dismiss", "preview", "actions"):
+            l, t, r, b = self.boxes()[name]
+            if l <= x < r and t <= y < b:
+                return name
+        return None
+
+    def window(self, template: dict[str, str] | None) -> UiNode:
+        """The overlay window's node tree (the ids of ``clipboard_overlay.xml``)."""
+        bx = self.boxes()
+        ui = lambda box, **a: _node(template, box, package=SYSTEMUI, **a)  # noqa: E731
+        preview = _adopt(ui(bx["preview"], resource_id=f"{SYSTEMUI}:id/clipboard_preview",
+                            **{"class": "android.widget.FrameLayout"}),
+                         [ui(bx["preview"], resource_id=f"{SYSTEMUI}:id/text_preview", text=self.text,
+                             **{"class": "android.widget.TextView"})])
+        dismiss = _adopt(ui(bx["dismiss"], resource_id=f"{SYSTEMUI}:id/dismiss_button",
+                            content_desc="Dismiss copied text", clickable="true", focusable="true",
+                            **{"class": "android.widget.FrameLayout"}),
+                         [ui(bx["dismiss"], resource_id=f"{SYSTEMUI}:id/dismiss_image",
+                             **{"class": "android.widget.ImageView"})])
+        chip = ui(bx["chip"], resource_id=f"{SYSTEMUI}:id/share_chip", content_desc="Share", clickable="true",
+                  focusable="true", **{"class": "android.widget.LinearLayout"})
+        actions = _adopt(ui(bx["actions"], resource_id=f"{SYSTEMUI}:id/actions_container",
+                            **{"class": "android.widget.HorizontalScrollView"}),
+                         [_adopt(ui(bx["actions"], resource_id=f"{SYSTEMUI}:id/actions",
+                                    **{"class": "android.widget.LinearLayout"}), [chip])])
+        root = _adopt(ui(bx["window"], resource_id=f"{SYSTEMUI}:id/clipboard_ui",
+                         **{"class": "android.view.ViewGroup"}), [actions, preview, dismiss])
+        return _adopt(ui(bx["window"], **{"class": "android.widget.FrameLayout"}), [root])
+
+    def draw(self, png: bytes) -> bytes:
+        """The screenshot with the overlay drawn over its lower-left corner."""
+        if not self.visible:
+            return png
+        import cv2
+        import numpy as np
+
+        img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        if img is None:
+            return png
+        h, w = img.shape[:2]
+        W, H = (int(v) for v in self.phone.window_size())
+        sx, sy = w / max(1, W), h / max(1, H)
+        bx = self.boxes()
+
+        def rect(box: tuple[int, int, int, int], color: tuple[int, int, int], border: int = 0) -> None:
+            l, t, r, b = box
+            p0, p1 = (round(l * sx), round(t * sy)), (round(r * sx), round(b * sy))
+            cv2.rectangle(img, p0, p1, color, -1)
+            if border:
+                cv2.rectangle(img, p0, p1, (48, 48, 48), border)
+        rect(bx["actions"], (240, 228, 222), 2)
+        rect(bx["preview"], (253, 227, 211), max(2, round(11 * sx)))  # colorAccentSecondary, overlay border
+        l, t, r, b = bx["preview"]
+        text = "".join(c if 32 <= ord(c) < 127 else "?" for c in self.text)[:14]
+        cv2.putText(img, text, (round((l + 12) * sx), round((t + (b - t) / 2) * sy)), cv2.FONT_HERSHEY_SIMPLEX,
+                    max(0.4, 1.2 * sx), (40, 40, 40), max(1, round(2 * sx)), cv2.LINE_AA)
+        dl, dt, dr, db = bx["dismiss"]
+        c = (round((dl + dr) / 2 * sx), round((dt + db) / 2 * sy))
+        cv2.circle(img, c, max(4, round((dr - dl) / 3 * sx)), (80, 80, 80), -1)
+        ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+        return buf.tobytes() if ok else png
+
+
+def clipboard_overlay(phone: Any) -> ClipboardOverlay:
+    """The phone's clipboard overlay (one per phone, created on first use)."""
+    ov = getattr(phone, "_s2r_clipboard_overlay", None)
+    if ov is None:
+        ov = ClipboardOverlay(phone)
+        setattr(phone, "_s2r_clipboard_overlay", ov)
+    return ov
+
+
+def _bottom_of(tree: UiTree, rid: str, default: int, top: bool = False) -> int:
+    for r in tree.roots:
+        if r.get("resource-id") == rid:
+            return r.bounds[1] if top else r.bounds[3]
+    return default
+
+
+def add_decor(tree: UiTree, screen: tuple[int, int], density: int) -> UiTree:
+    """Put the app's views under the decor chain every app window has.
+
+    A real dump of an app window (see real dumps: Settings, Thunderbird) starts with the
+    window's ``DecorView`` — ``FrameLayout`` (full screen) > ``LinearLayout`` (down to the
+    navigation bar) > ``FrameLayout`` ``android:id/content`` (below the status bar) — with the
+    ``statusBarBackground`` and ``navigationBarBackground`` views as the decor's last children
+    (frameworks/base core/java/com/android/internal/policy/DecorView.java and
+    ``R.layout.screen_simple``). The sim renders only the app's own views; this adds the rest,
+    once (a tree that already has ``android:id/content`` is left alone).
+    """
+    if any(n.get("resource-id") == "android:id/content" for n in tree.nodes):
+        return tree
+    app = [r for r in tree.roots if r.get("package") and r.get("package") != SYSTEMUI]
+    if not app:
+        return tree
+    pkg = app[0].get("package")
+    mine = [r for r in app if r.get("package") == pkg]
+    W, H = screen
+    status = _bottom_of(tree, f"{SYSTEMUI}:id/status_bar", round(24 * density / 160))
+    nav = _bottom_of(tree, f"{SYSTEMUI}:id/navigation_bar_frame", H, top=True)
+    tpl = dict(mine[0].attrs)
+    base = {k: v for k, v in _NODE_DEFAULTS.items() if k in tpl}
+
+    def decor(box: tuple[int, int, int, int], cls: str, rid: str = "") -> UiNode:
+        node = _node(tpl, box, package=pkg, resource_id=rid, **{"class": cls})
+        node.attrs.update({k: v for k, v in base.items() if k not in ("bounds", "package", "class", "resource-id")})
+        return node
+    content = _adopt(decor((0, status, W, nav), "android.widget.FrameLayout", "android:id/content"), mine)
+    linear = _adopt(decor((0, 0, W, nav), "android.widget.LinearLayout"), [content])
+    root = _adopt(decor((0, 0, W, H), "android.widget.FrameLayout"), [
+        linear, decor((0, 0, W, status), "android.view.View", "android:id/statusBarBackground"),
+        decor((0, nav, W, H), "android.view.View", "android:id/navigationBarBackground")])
+    at = tree.roots.index(mine[0])
+    roots = [r for r in tree.roots if r not in mine]
+    roots.insert(at, root)
+    tree.roots = roots
+    return _reindex(tree)
+
+
+def screen_tree(phone: Any, xml: str, *, overlay: bool = True) -> tuple[UiTree, bool]:
+    """The phone's dump as windows show it: the app under its decor chain, plus SystemUI's
+    clipboard overlay window while it is up. Returns (tree, whether anything was added)."""
+    tree = parse_tree(xml)
+    try:
+        screen = tuple(int(v) for v in phone.window_size())
+    except Exception:  # noqa: BLE001 - a phone without a display: nothing to add
+        return tree, False
+    density = int(getattr(phone, "density", 160) or 160)
+    before = len(tree.nodes)
+    tree = add_decor(tree, screen, density)  # type: ignore[arg-type]
+    ov = clipboard_overlay(phone) if overlay else None
+    if ov is not None and ov.visible:
+        tree.roots.append(ov.window(dict(tree.nodes[0].attrs) if tree.nodes else None))
+        tree = _reindex(tree)
+    return tree, len(tree.nodes) != before
+
+
+def screen_xml(phone: Any, xml: str, *, overlay: bool = True) -> str:
+    """:func:`screen_tree` as dump text (the phone's own bytes when nothing was added)."""
+    tree, added = screen_tree(phone, xml, overlay=overlay)
+    return write_tree(tree, max_depth=None, compressed=False) if added else xml
+
+
+def overlay_tap(phone: Any, x: float, y: float) -> bool:
+    """A touch that lands on the clipboard overlay: its dismiss button closes it; the rest of
+    the overlay's views take the touch (True: the app below never sees it)."""
+    ov = getattr(phone, "_s2r_clipboard_overlay", None)
+    if ov is None:
+        return False
+    where = ov.hit(x, y)
+    if where == "dismiss":
+        ov.dismiss()
+    return where is not None
+
+
+# ============================================================================ shell processes
+@dataclass
+class DeviceProcess:
+    """A long-running process a shell command started (uiautomator2's ``app_process``).
+
+    ``stop`` ends it as a signal would; ``holds_uiautomation`` marks a process connected to
+    ``UiAutomation`` (only one may be: UiAutomationManager.registerUiTestAutomationServiceLocked).
+    """
+
+    pid: int
+    ppid: int
+    name: str
+    user: str = "shell"
+    holds_uiautomation: bool = False
+    stop: asyncio.Event = field(default_factory=asyncio.Event)
+    loop: asyncio.AbstractEventLoop | None = None
+    signal: int = 0
+    args: str = ""
+
+    def kill(self, signum: int = 15) -> None:
+        self.signal = signum
+        if self.loop is not None and self.loop.is_running():
+            self.loop.call_soon_threadsafe(self.stop.set)
+        else:
+            self.stop.set()
+
+
+def process_table(phone: Any) -> dict[int, DeviceProcess]:
+    """The phone's shell-started processes by pid (shared by ``ps``, ``kill``, ``uiautomator``)."""
+    table = getattr(phone, "_s2r_processes", None)
+    if table is None:
+        table = {}
+        setattr(phone, "_s2r_processes", table)
+    return table
+
+
+def uiautomation_holder(phone: Any) -> DeviceProcess | None:
+    """The process holding UiAutomation now, if any."""
+    return next((p for p in process_table(phone).values() if p.holds_uiautomation), None)
 
 
 def install_u2server(phone: Any, *, port: int = U2_PORT, on_demand: bool = True) -> U2Server:

@@ -1,0 +1,862 @@
+"""The phone's log daemon and screen recorder: ``logcat``'s buffers, ``screenrecord``, ``exec``.
+
+Why here: ``logcat`` (a toybox-side command) and ``screenrecord`` both read what the phone *did*
+and *showed*; they share the phone's clock and render path, and neither needs the sim world.
+
+* :class:`LogBuffer` — logd's ring buffers (main, system, crash …) as the shell user reads them
+  (the shell uid is in the ``log`` group, so it sees and may clear every buffer). The phone writes
+  real-shaped lines for what it does: ``am start`` logs ActivityTaskManager's ``START u0 {…}``
+  (services/core/java/com/android/server/wm/ActivityStarter.java), ActivityManager's
+  ``Start proc PID:PKG/UID for …`` (ProcessList.java) and ``Displayed …``
+  (ActivityMetricsLogger.java); ``am force-stop`` logs ``Force stopping …``
+  (ActivityManagerService.java ``forceStopPackageLocked``). Those are ``Slog`` calls, so they
+  land in the *system* buffer, as on a phone.
+* :func:`logcat_main` — system/logging/logcat/logcat.cpp: ``-d``, ``-c``, ``-t/-T N``, ``-m N``,
+  ``-b``, ``-v FORMAT``, ``-s``, ``-e``, ``--pid``, filter specs; lines are formatted like
+  liblog/logprint.cpp ``android_log_formatLogLine``; without ``-d`` it streams until the host
+  closes the stream.
+* :class:`ScreenRecord` — frameworks/av/cmds/screenrecord/screenrecord.cpp: options, messages,
+  ``--verbose`` lines and exit codes follow the tool; frames come from the same render as
+  ``screencap``. The file is an MP4 (MPEG-4 Part 2 video: the AVC encoder of the phone is the one
+  thing the host's OpenCV cannot provide), which players and ``cv2.VideoCapture`` read back.
+* ``exec`` — the ``sh`` builtin; ``adb logcat`` runs ``export ANDROID_LOG_TAGS="…"; exec logcat …``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import os
+import re
+import tempfile
+import threading
+import time
+import weakref
+from collections import deque
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Iterable
+
+from .shline import CommandContext, CommandHandler, NullOutput, ShellExit, ShellInterpreter
+
+if TYPE_CHECKING:
+    from .phone import VirtualPhone
+
+__all__ = ["LogBuffer", "LogEntry", "logd_of", "logcat_main", "media_commands", "ScreenRecord"]
+
+# ============================================================================ logd
+#: log_id_t order (android/log_id.h); logcat walks buffers in this order.
+LOG_IDS = ("main", "radio", "events", "system", "crash", "stats", "security", "kernel")
+#: android_LogPriority: V=2 … F=7, S(ilent)=8.
+PRIORITY = {"V": 2, "D": 3, "I": 4, "W": 5, "E": 6, "F": 7, "S": 8}
+PRIORITY_CHAR = {v: k for k, v in PRIORITY.items()}
+
+SYSTEM_SERVER_PID = 1203  # as ``ps -A`` shows it
+_SHELL_UID = 2000
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One logd record."""
+
+    seq: int
+    buffer: str
+    when: datetime
+    pid: int
+    tid: int
+    uid: int
+    priority: int
+    tag: str
+    message: str
+
+
+class LogBuffer:
+    """logd: bounded ring buffers shared by every reader; thread-safe (the phone writes from its
+    worker threads, readers live on the adbd loop and are woken with ``call_soon_threadsafe``)."""
+
+    def __init__(self, clock: Any, size: int = 8192) -> None:
+        self._clock = clock
+        self._entries: deque[LogEntry] = deque(maxlen=size)
+        self._lock = threading.Lock()
+        self._seq = 0
+        self._waiters: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = set()
+
+    def write(self, buffer: str, priority: str, tag: str, message: str, *, pid: int, tid: int,
+              uid: int, when: datetime | None = None) -> LogEntry:
+        with self._lock:
+            self._seq += 1
+            entry = LogEntry(self._seq, buffer, when or self._clock(), pid, tid, uid, PRIORITY[priority], tag,
+                             message)
+            self._entries.append(entry)
+            waiters = list(self._waiters)
+        for loop, event in waiters:
+            with contextlib.suppress(RuntimeError):  # a reader's loop that is closing
+                loop.call_soon_threadsafe(event.set)
+        return entry
+
+    def entries(self, after: int = 0) -> list[LogEntry]:
+        with self._lock:
+            return [e for e in self._entries if e.seq > after]
+
+    def clear(self, buffers: Iterable[str]) -> None:
+        drop = set(buffers)
+        with self._lock:
+            kept = [e for e in self._entries if e.buffer not in drop]
+            self._entries.clear()
+            self._entries.extend(kept)
+
+    def subscribe(self) -> asyncio.Event:
+        """An event set whenever a line is written (for live readers on the running loop)."""
+        event = asyncio.Event()
+        with self._lock:
+            self._waiters.add((asyncio.get_running_loop(), event))
+        return event
+
+    def unsubscribe(self, event: asyncio.Event) -> None:
+        with self._lock:
+            self._waiters = {w for w in self._waiters if w[1] is not event}
+
+    @property
+    def readers(self) -> int:
+        """Live ``logcat`` readers (each one is a stream the host holds open)."""
+        with self._lock:
+            return len(self._waiters)
+
+
+_LOGDS: "weakref.WeakKeyDictionary[Any, LogBuffer]" = weakref.WeakKeyDictionary()
+_LOGDS_LOCK = threading.Lock()
+
+
+def logd_of(phone: "VirtualPhone") -> LogBuffer:
+    """The phone's logd, started (with its boot lines) on first use."""
+    with _LOGDS_LOCK:
+        buf = _LOGDS.get(phone)
+        if buf is None:
+            buf = _LOGDS[phone] = LogBuffer(phone.now)
+            _boot_lines(phone, buf)
+        return buf
+
+
+def _uid_of(package: str) -> int:
+    """The app uid ``ps`` shows for a package (u0_a{100 + pid % 200})."""
+    from .android_am import pid_of
+
+    return 10100 + pid_of(package) % 200
+
+
+def format_uid(uid: int) -> str:
+    """``UserHandle.formatUid``: ``u0a123`` for apps, the number for system uids."""
+    app = uid % 100000
+    return f"u{uid // 100000}a{app - 10000}" if app >= 10000 else str(app)
+
+
+def _boot_lines(phone: "VirtualPhone", buf: LogBuffer) -> None:
+    """What a fresh boot leaves in the system buffer (SystemServer.java, ProcessList.java)."""
+    now = phone.now()
+    boot = now - timedelta(seconds=40)
+    buf.write("system", "I", "SystemServer", "Entered the Android system server!", pid=SYSTEM_SERVER_PID,
+              tid=SYSTEM_SERVER_PID, uid=1000, when=boot)
+    buf.write("system", "I", "ActivityManager",
+              "Start proc 1702:com.android.systemui/u0a110 for service "
+              "{com.android.systemui/com.android.systemui.SystemUIService}",
+              pid=SYSTEM_SERVER_PID, tid=1236, uid=1000, when=boot + timedelta(seconds=9, milliseconds=412))
+    launcher = "com.android.launcher3"
+    from .android_am import pid_of
+
+    buf.write("system", "I", "ActivityManager",
+              f"Start proc {pid_of(launcher)}:{launcher}/{format_uid(_uid_of(launcher))} for "
+              f"{_hosting_type(phone)} {{{launcher}/com.android.launcher3.uioverrides.QuickstepLauncher}}",
+              pid=SYSTEM_SERVER_PID, tid=1236, uid=1000, when=boot + timedelta(seconds=14, milliseconds=87))
+
+
+def _hosting_type(phone: "VirtualPhone") -> str:
+    """HostingRecord's type for an activity launch: ``next-top-activity`` since Android 12."""
+    return "top-activity" if phone.knobs.android <= 11 else "next-top-activity"
+
+
+class ActivityLog:
+    """The system_server lines an ``am`` command causes."""
+
+    _AM_TID = 1547  # the binder thread that serves ``am``'s call
+    _AM_PROC_TID = 1236  # ActivityManager's own thread
+
+    def __init__(self, phone: "VirtualPhone") -> None:
+        self.phone = phone
+        self.log = logd_of(phone)
+        self._am_pids = iter(range(23105, 60000, 7))
+
+    def am_pid(self) -> int:
+        """Each ``am`` run is a new ``app_process`` (its pid is what ``from pid`` names)."""
+        return next(self._am_pids)
+
+    def start_line(self, intent: Any) -> str:
+        """ActivityStarter: ``START u0 {<Intent.toShortString>} …`` (the shell adds NEW_TASK)."""
+        shown = dataclasses.replace(intent, flags=intent.flags | 0x10000000).short()
+        inner = shown[len("Intent { "):-len(" }")] if shown.startswith("Intent { ") else shown
+        android = self.phone.knobs.android
+        if android <= 13:
+            return f"START u0 {{{inner}}} from uid {_SHELL_UID}"
+        caller = " (com.android.shell)" if android >= 15 else ""
+        return f"START u0 {{{inner}}} with LAUNCH_MULTIPLE from uid {_SHELL_UID}{caller} result code=0"
+
+    def started(self, intent: Any, package: str, activity: str, cold: bool, at: datetime, ms: int) -> None:
+        """START when ``am``'s call arrived, the process start just after it, Displayed ``ms`` later."""
+        from .android_am import pid_of
+
+        sys = dict(pid=SYSTEM_SERVER_PID, uid=1000)
+        self.log.write("system", "I", "ActivityTaskManager", self.start_line(intent), tid=self._AM_TID, when=at,
+                       **sys)
+        if cold:
+            self.log.write("system", "I", "ActivityManager",
+                           f"Start proc {pid_of(package)}:{package}/{format_uid(_uid_of(package))} for "
+                           f"{_hosting_type(self.phone)} {{{package}/{activity}}}", tid=self._AM_PROC_TID,
+                           when=at + timedelta(milliseconds=14), **sys)
+        short = f"{package}/{activity[len(package):] if activity.startswith(package + '.') else activity}"
+        user = " for user 0" if self.phone.knobs.android >= 13 else ""
+        self.log.write("system", "I", "ActivityTaskManager", f"Displayed {short}{user}: +{_duration(ms)}",
+                       tid=1262, when=at + timedelta(milliseconds=ms), **sys)
+
+    def force_stopped(self, package: str) -> None:
+        self.log.write("system", "I", "ActivityManager",
+                       f"Force stopping {package} appid={_uid_of(package) % 100000} user=0: from pid "
+                       f"{self.am_pid()}", pid=SYSTEM_SERVER_PID, tid=self._AM_TID, uid=1000)
+
+
+def _duration(ms: int) -> str:
+    """``TimeUtils.formatDuration`` without the sign: ``412ms``, ``1s87ms``."""
+    return f"{ms // 1000}s{ms % 1000}ms" if ms >= 1000 else f"{ms}ms"
+
+
+def _wrap_am(phone: "VirtualPhone", am: CommandHandler) -> CommandHandler:
+    """``am`` as before, plus the system_server lines its ``start``/``force-stop`` cause."""
+    log = ActivityLog(phone)
+
+    async def am_logged(ctx: CommandContext) -> int:
+        args = list(ctx.args)
+        verb = args[0] if args else ""
+        if verb in ("start", "start-activity"):
+            return await _logged_start(phone, log, am, ctx, args[1:])
+        status = await am(ctx)
+        if verb in ("force-stop", "stop-app") and status == 0:
+            for pkg in (a for a in args[1:] if not a.startswith("-") and "." in a):
+                log.force_stopped(pkg)
+        return status
+
+    return am_logged
+
+
+async def _logged_start(phone: "VirtualPhone", log: ActivityLog, am: CommandHandler, ctx: CommandContext,
+                        rest: list[str]) -> int:
+    from .android_am import IntentError, parse_intent
+    from .phone import SIM_PACKAGES
+
+    try:
+        intent = parse_intent(rest)
+    except IntentError:
+        return await am(ctx)
+
+    def state() -> tuple[tuple[str, str], set[str]]:
+        tasks = {SIM_PACKAGES.get(a, a) for a in phone.ui_overlays()["tasks"]}
+        return phone.foreground(), tasks
+
+    (before, running) = await phone.acall(state)
+    at = phone.now()
+    t0 = time.perf_counter()
+    status = await am(ctx)
+    after, _ = await phone.acall(state)
+    target = intent.component.split("/", 1)[0] if intent.component else None
+    if status == 0 and (after != before or (target and after[0] == target)):
+        ms = int((time.perf_counter() - t0) * 1000) + 180
+        log.started(intent, after[0], after[1], after[0] not in running and after[0] != before[0], at, ms)
+    return status
+
+
+# ============================================================================ logcat
+_LOGCAT_OPTS_WITH_ARG = set("tTfrnvbPme") | {"G"}
+_FORMATS = {"brief", "long", "process", "raw", "tag", "thread", "threadtime", "time"}
+_ADVERBS = {"color", "descriptive", "epoch", "monotonic", "printable", "uid", "usec", "UTC", "year", "zone",
+            "nsec"}
+
+
+class _LogcatError(Exception):
+    """``error(EXIT_FAILURE, 0, …)``: printed as ``logcat: MESSAGE`` on stderr, exit status 1."""
+
+
+@dataclass
+class LogcatArgs:
+    dump: bool = False
+    clear: bool = False
+    tail: int = 0
+    max_count: int = 0
+    buffers: tuple[str, ...] = ()
+    fmt: str = "threadtime"
+    year: bool = False
+    regex: "re.Pattern[str] | None" = None
+    pid: int = 0
+    dividers: bool = False
+    rules: list[tuple[str, int]] = dataclasses.field(default_factory=list)
+    default_priority: int = PRIORITY["V"]
+
+
+def _parse_logcat(argv: list[str], env: dict[str, str]) -> LogcatArgs:
+    """getopt_long(":cdDhLt:T:gG:sQf:r:n:v:b:BSpP:m:e:") as logcat.cpp does it."""
+    a = LogcatArgs()
+    buffers: list[str] = []
+    filters: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            filters.extend(argv[i:])
+            break
+        if arg.startswith("--"):
+            name, eq, value = arg[2:].partition("=")
+            long_map = {"dump": "d", "clear": "c", "format": "v", "buffer": "b", "tail": "t", "regex": "e",
+                        "max-count": "m", "dividers": "D"}
+            if name == "pid":
+                if not eq:
+                    if i >= len(argv):
+                        raise _LogcatError(f"Option '{arg}' needs an argument.")
+                    value, i = argv[i], i + 1
+                if not value.isdigit() or int(value) < 1:
+                    raise _LogcatError(f"pid '{value}' out of range.")
+                a.pid = int(value)
+                continue
+            if name not in long_map:
+                raise _LogcatError(f"Unknown option '{_after(argv, i)}'.")
+            opt = long_map[name]
+            if opt in _LOGCAT_OPTS_WITH_ARG and not eq:
+                if i >= len(argv):
+                    raise _LogcatError(f"Option '{arg}' needs an argument.")
+                value, i = argv[i], i + 1
+            _apply_opt(a, opt, value, buffers)
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            j = 1
+            while j < len(arg):
+                opt = arg[j]
+                j += 1
+                if opt in _LOGCAT_OPTS_WITH_ARG:
+                    if j < len(arg):
+                        value = arg[j:]
+                    elif i < len(argv):
+                        value, i = argv[i], i + 1
+                    else:
+                        raise _LogcatError(f"Option '{arg}' needs an argument.")
+                    _apply_opt(a, opt, value, buffers)
+                    break
+                if opt not in "cdDsLgSpBhQ":
+                    raise _LogcatError(f"Unknown option '{_after(argv, i)}'.")
+                _apply_opt(a, opt, "", buffers)
+            continue
+        filters.append(arg)
+    if a.max_count and a.tail and a.dump:
+        raise _LogcatError("Cannot use -m (--max-count) and -t together.")
+    a.buffers = tuple(b for b in LOG_IDS if b in buffers) or ("main", "system", "crash", "kernel")
+    specs = filters or env.get("ANDROID_LOG_TAGS", "").split()
+    for spec in specs:
+        if not _add_filter(a, spec):
+            raise _LogcatError(f"Invalid filter expression '{spec}'." if filters else
+                               f"Invalid filter expression '{spec}' in ANDROID_LOG_TAGS.")
+    return a
+
+
+def _after(argv: list[str], i: int) -> str:
+    """logcat.cpp names ``argv[optind]`` for an unknown option — getopt has already stepped past
+    it, so that is the *next* argument, or bionic's ``(null)`` when there is none."""
+    return argv[i] if i < len(argv) else "(null)"
+
+
+def _apply_opt(a: LogcatArgs, opt: str, value: str, buffers: list[str]) -> None:
+    if opt == "d":
+        a.dump = True
+    elif opt == "c":
+        a.clear = True
+    elif opt == "D":
+        a.dividers = True
+    elif opt == "s":
+        a.default_priority = PRIORITY["S"]
+    elif opt in "tT":
+        a.dump = a.dump or opt == "t"
+        if not value.isdigit():
+            raise _LogcatError(f"-{opt} '{value}' not in time format.")
+        a.tail = max(1, int(value))
+    elif opt == "m":
+        if not value.isdigit() or int(value) < 1:
+            raise _LogcatError(f"-m '{value}' isn't an integer greater than zero.")
+        a.max_count = int(value)
+    elif opt == "e":
+        try:
+            a.regex = re.compile(value)
+        except re.error as exc:
+            raise _LogcatError(f"Invalid regex '{value}': {exc}") from None
+    elif opt == "v":
+        for verb in re.split(r"[,:; \t\n\r\f]+", value):
+            if verb in _FORMATS:
+                a.fmt = verb
+            elif verb == "year":
+                a.year = True
+            elif verb not in _ADVERBS:
+                raise _LogcatError(f"Invalid -v '{verb}'.")
+    elif opt == "b":
+        for name in (n for n in re.split(r"[,:; \t\n\r\f]+", value) if n):
+            if name == "default":
+                buffers.extend(("main", "system", "crash"))
+            elif name == "all":
+                buffers.extend(LOG_IDS)
+            elif name in LOG_IDS:
+                buffers.append(name)
+            else:
+                raise _LogcatError(f"Unknown -b buffer '{name}'.")
+
+
+def _add_filter(a: LogcatArgs, spec: str) -> bool:
+    """liblog ``android_log_addFilterRule``: ``tag[:prio]``; ``*`` alone is ``*:D``."""
+    tag, colon, pri = spec.partition(":")
+    if colon:
+        p = PRIORITY.get(pri.upper()[:1] if pri else "", None)
+        if p is None or len(pri) != 1:
+            return False
+    else:
+        p = PRIORITY["D"] if tag == "*" else PRIORITY["V"]
+    if tag == "*":
+        a.default_priority = p
+    else:
+        a.rules.insert(0, (tag, p))
+    return True
+
+
+def _wanted(a: LogcatArgs, e: LogEntry) -> bool:
+    if e.buffer not in a.buffers or (a.pid and e.pid != a.pid):
+        return False
+    limit = next((p for tag, p in a.rules if tag == e.tag), a.default_priority)
+    if e.priority < limit:
+        return False
+    return a.regex is None or a.regex.search(e.message) is not None
+
+
+def format_line(a: LogcatArgs, e: LogEntry) -> str:
+    """liblog/logprint.cpp ``android_log_formatLogLine`` for the plain verbs."""
+    stamp = e.when.strftime("%Y-%m-%d %H:%M:%S" if a.year else "%m-%d %H:%M:%S") + f".{e.when.microsecond // 1000:03d}"
+    c = PRIORITY_CHAR[e.priority]
+    prefix = {
+        "tag": f"{c}/{e.tag:<8}: ",
+        "process": f"{c}({e.pid:5d}) ",
+        "thread": f"{c}({e.pid:5d}:{e.tid:5d}) ",
+        "raw": "",
+        "time": f"{stamp} {c}/{e.tag:<8}({e.pid:5d}): ",
+        "threadtime": f"{stamp} {e.pid:5d} {e.tid:5d} {c} {e.tag:<8}: ",
+        "brief": f"{c}/{e.tag:<8}({e.pid:5d}): ",
+    }
+    if a.fmt == "long":
+        return f"[ {stamp} {e.pid:5d}:{e.tid:5d} {c}/{e.tag:<8} ]\n{e.message}\n\n"
+    suffix = f"  ({e.tag})\n" if a.fmt == "process" else "\n"
+    return "".join(prefix[a.fmt] + line + suffix for line in e.message.split("\n"))
+
+
+class _Printer:
+    """logcat's output loop: dividers (``--------- beginning of system``), ``-m`` counting."""
+
+    def __init__(self, a: LogcatArgs, ctx: CommandContext) -> None:
+        self.a = a
+        self.ctx = ctx
+        self.printed = 0
+        self._last: str | None = None
+        self._started: set[str] = set()
+
+    @property
+    def done(self) -> bool:
+        return bool(self.a.max_count) and self.printed >= self.a.max_count
+
+    async def emit(self, entries: list[LogEntry]) -> None:
+        out: list[str] = []
+        for e in entries:
+            if self.done:
+                break
+            if not _wanted(self.a, e):
+                continue
+            if e.buffer != self._last:
+                if e.buffer not in self._started or self.a.dividers:
+                    word = "switch to" if e.buffer in self._started else "beginning of"
+                    out.append(f"--------- {word} {e.buffer}\n")
+                self._last = e.buffer
+                self._started.add(e.buffer)
+            out.append(format_line(self.a, e))
+            self.printed += 1
+        if out:
+            await self.ctx.out("".join(out))
+
+
+async def logcat_main(phone: "VirtualPhone", ctx: CommandContext) -> int:
+    """``logcat`` as system/logging/logcat/logcat.cpp runs it for the shell user."""
+    try:
+        a = _parse_logcat(list(ctx.args), ctx.env)
+    except _LogcatError as exc:
+        await ctx.err(f"logcat: {exc}\n")
+        return 1
+    log = logd_of(phone)
+    if a.clear:
+        log.clear(a.buffers)
+        return 0
+    printer = _Printer(a, ctx)
+    backlog = [e for e in log.entries() if e.buffer in a.buffers and (not a.pid or e.pid == a.pid)]
+    if a.tail:
+        backlog = backlog[-a.tail:]
+    last = log.entries()[-1].seq if log.entries() else 0
+    await printer.emit(backlog)
+    if a.dump or printer.done:
+        return 0
+    wake = log.subscribe()
+    try:
+        while not printer.done:
+            await wake.wait()
+            wake.clear()
+            fresh = log.entries(last)
+            if fresh:
+                last = fresh[-1].seq
+                await printer.emit(fresh)
+    finally:
+        log.unsubscribe(wake)
+    return 0
+
+
+# ============================================================================ exec
+async def cmd_exec(ctx: CommandContext) -> int:
+    """``exec CMD ARGS…``: the command replaces the shell, so nothing after it on the line runs."""
+    if not ctx.args:
+        return 0
+    name = ctx.args[0]
+    handler = ctx.shell.lookup(name)
+    if handler is None:
+        await ctx.err(f"{ctx.shell.shell_name}: exec: {name}: inaccessible or not found\n")
+        raise ShellExit(127)
+    sub = CommandContext(argv=list(ctx.args), env=ctx.env, stdin=ctx.stdin, stdout=ctx.stdout,
+                         stderr=ctx.stderr, shell=ctx.shell)
+    raise ShellExit(int(await handler(sub) or 0) & 0xFF)
+
+
+# ============================================================================ screenrecord
+_MIN_BIT_RATE, _MAX_BIT_RATE = 100_000, 200 * 1_000_000
+_MAX_TIME_LIMIT = 180
+_UINT32_MAX = 4294967295
+_CAPTURE_FPS = 10
+_AVC_ERROR = "ERROR: unable to create video/avc codec instance\n"
+_MEDIA_SCAN = "android.intent.action.MEDIA_SCANNER_SCAN_FILE"
+_LONG_OPTS = {"help": False, "verbose": False, "size": True, "bit-rate": True, "time-limit": True,
+              "bugreport": False, "show-device-info": False, "show-frame-time": False, "rotate": False,
+              "output-format": True, "codec-name": True, "monotonic-time": False, "persistent-surface": False,
+              "bframes": True, "display-id": True}
+
+
+def screenrecord_usage(android: int) -> str:
+    """screenrecord.cpp ``usage()`` (v1.3; the time limit became optional in Android 14)."""
+    if android >= 14:
+        limit = ("--time-limit TIME\n    Set the maximum recording time, in seconds.  Default is 180. Set to 0\n"
+                 "    to remove the time limit.\n")
+    else:
+        limit = "--time-limit TIME\n    Set the maximum recording time, in seconds.  Default / maximum is 180.\n"
+    return ("Usage: screenrecord [options] <filename>\n\n"
+            "Android screenrecord v1.3.  Records the device's display to a .mp4 file.\n\n"
+            "Options:\n"
+            "--size WIDTHxHEIGHT\n"
+            "    Set the video size, e.g. \"1280x720\".  Default is the device's main\n"
+            "    display resolution (if supported), 1280x720 if not.  For best results,\n"
+            "    use a size supported by the AVC encoder.\n"
+            "--bit-rate RATE\n"
+            "    Set the video bit rate, in bits per second.  Value may be specified as\n"
+            "    bits or megabits, e.g. '4000000' is equivalent to '4M'.  Default 20Mbps.\n"
+            "--bugreport\n"
+            "    Add additional information, such as a timestamp overlay, that is helpful\n"
+            "    in videos captured to illustrate bugs.\n"
+            + limit +
+            "--display-id ID\n"
+            "    specify the physical display ID to record. Default is the primary display.\n"
+            "    see \"dumpsys SurfaceFlinger --display-id\" for valid display IDs.\n"
+            "--verbose\n"
+            "    Display interesting information on stdout.\n"
+            "--help\n"
+            "    Show this message.\n\n"
+            "Recording continues until Ctrl-C is hit or the time limit is reached.\n\n")
+
+
+class _Usage(Exception):
+    """A message for stderr, then exit status ``code`` (``return 2`` in main())."""
+
+    def __init__(self, message: str, code: int = 2) -> None:
+        super().__init__(message)
+        self.message = message
+        self.code = code
+
+
+@dataclass
+class RecordOptions:
+    verbose: bool = False
+    size: tuple[int, int] | None = None
+    bit_rate: int = 20_000_000
+    time_limit: float = _MAX_TIME_LIMIT
+    output_format: str = "mp4"
+    filename: str = ""
+    help: bool = False
+
+
+def _parse_size(text: str) -> tuple[int, int]:
+    m = re.fullmatch(r"([+-]?\d+)x([+-]?\d+)", text)
+    if not m:
+        raise _Usage(f"Invalid size '{text}', must be width x height\n")
+    w, h = int(m.group(1)), int(m.group(2))
+    if w == 0 or h == 0:
+        raise _Usage(f"Invalid size {w}x{h}, width and height may not be zero\n")
+    return w, h
+
+
+def _parse_bit_rate(text: str) -> int:
+    m = re.fullmatch(r"([+-]?\d+)([mM]?)", text)
+    if not m:
+        raise _Usage(f"Unrecognized value: {text}\n")
+    rate = int(m.group(1)) * (1_000_000 if m.group(2) else 1)
+    if rate < _MIN_BIT_RATE or rate > _MAX_BIT_RATE:
+        raise _Usage(f"Bit rate {rate}bps outside acceptable range [{_MIN_BIT_RATE},{_MAX_BIT_RATE}]\n")
+    return rate
+
+
+def _parse_time_limit(text: str, android: int) -> float:
+    if android < 14:  # atoi(); 0 and > 180 are refused
+        m = re.match(r"\s*([+-]?\d+)", text)
+        value = int(m.group(1)) if m else 0
+        if value == 0 or value > _MAX_TIME_LIMIT:
+            raise _Usage(f"Time limit {value}s outside acceptable range [1,{_MAX_TIME_LIMIT}]\n")
+        return float(value)
+    m = re.fullmatch(r"\s*([+-]?\d+)( .*)?", text)
+    if not m:
+        raise _Usage("Error parsing time limit argument\n")
+    value = int(m.group(1))
+    if value < 0 or value > _UINT32_MAX:
+        raise _Usage(f"Time limit {value}s outside acceptable range [0,{_UINT32_MAX}] seconds\n")
+    return float(value or _UINT32_MAX)
+
+
+def parse_screenrecord(argv: list[str], android: int) -> tuple[RecordOptions, list[str]]:
+    """getopt_long(argc, argv, "", longOptions) — long options only; returns (options, notes)."""
+    o = RecordOptions()
+    notes: list[str] = []
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        i += 1
+        if arg == "--":
+            rest.extend(argv[i:])
+            break
+        if not arg.startswith("--") or arg == "-":
+            if arg.startswith("-") and arg != "-":
+                raise _Usage(f"screenrecord: unknown option -- {arg[1:2]}\n")
+            rest.append(arg)
+            continue
+        name, eq, value = arg[2:].partition("=")
+        if name not in _LONG_OPTS:
+            raise _Usage(f"screenrecord: unknown option -- {name}\n")
+        if _LONG_OPTS[name] and not eq:
+            if i >= len(argv):
+                raise _Usage(f"screenrecord: option requires an argument -- {name}\n")
+            value, i = argv[i], i + 1
+        if name == "help":
+            o.help = True
+            return o, notes
+        if name == "verbose":
+            o.verbose = True
+        elif name == "size":
+            o.size = _parse_size(value)
+        elif name == "bit-rate":
+            o.bit_rate = _parse_bit_rate(value)
+        elif name == "time-limit":
+            o.time_limit = _parse_time_limit(value, android)
+            if o.verbose and android >= 14:
+                notes.append(f"Time limit set to {int(min(o.time_limit, _UINT32_MAX))} seconds\n")
+        elif name == "output-format":
+            if value not in ("mp4", "h264", "webm", "3gpp", "frames", "raw-frames"):
+                raise _Usage(f"Unknown format '{value}'\n")
+            o.output_format = value
+    if len(rest) != 1:
+        raise _Usage("Must specify output file (see --help).\n")
+    o.filename = rest[0]
+    return o, notes
+
+
+def _content_area(video: tuple[int, int], display: tuple[int, int]) -> tuple[int, int, int, int]:
+    """setDisplayProjection(): the display scaled into the video, aspect kept, centred."""
+    vw, vh = video
+    aspect = display[1] / display[0]
+    if vh > int(vw * aspect):
+        ow, oh = vw, int(vw * aspect)
+    else:
+        ow, oh = int(vh / aspect), vh
+    return ow, oh, (vw - ow) // 2, (vh - oh) // 2
+
+
+class ScreenRecord:
+    """``screenrecord`` for one phone (see the module docstring)."""
+
+    def __init__(self, phone: "VirtualPhone") -> None:
+        self.phone = phone
+
+    async def __call__(self, ctx: CommandContext) -> int:
+        android = self.phone.knobs.android
+        try:
+            opts, notes = parse_screenrecord(list(ctx.args), android)
+        except _Usage as exc:
+            await ctx.err(exc.message)
+            return exc.code
+        if opts.help:
+            await ctx.err(screenrecord_usage(android))
+            return 0
+        for note in notes:
+            await ctx.out(note)
+        path = ctx.path(opts.filename)
+        if opts.output_format in ("mp4", "webm", "3gpp"):
+            try:  # main() creates the file first, for a clear message
+                if not self.phone.fs.exists(path):
+                    self.phone.fs.write_bytes(path, b"")
+            except OSError as exc:
+                await ctx.err(f"Unable to open '{opts.filename}': {exc.strerror}\n")
+                return 1
+        display = self.phone.window_size()
+        video = opts.size or (display[0] & ~1, display[1] & ~1)
+        if opts.verbose:
+            if android <= 11:
+                await ctx.out(f"Main display is {display[0]}x{display[1]} @60.00fps (orientation=0)\n")
+            else:
+                await ctx.out(f"Display is {display[0]}x{display[1]} @60.00fps (orientation=ROTATION_0), "
+                              "layerStack=0\n")
+            await ctx.out(f"Configuring recorder for {video[0]}x{video[1]} video/avc at "
+                          f"{opts.bit_rate / 1_000_000:.2f}Mbps\n")
+        if opts.output_format != "mp4":
+            return await self._no_avc(ctx, opts, video)
+        ow, oh, ox, oy = _content_area(video, display)
+        if opts.verbose:
+            await ctx.out(f"Content area is {ow}x{oh} at offset x={ox} y={oy}\n")
+        frames, seconds, timed_out = await self._record(path, opts, video, (ow, oh, ox, oy))
+        if opts.verbose:
+            if timed_out:
+                await ctx.out("Time limit reached\n")
+            await ctx.out(f"Encoder stopping; recorded {frames} frames in {seconds} seconds\n"
+                          "Stopping encoder and muxer\n")
+        await self._notify_media_scanner(ctx, opts)
+        return 0
+
+    async def _no_avc(self, ctx: CommandContext, opts: RecordOptions, video: tuple[int, int]) -> int:
+        """Raw H.264 (and the other encoder paths) need the AVC encoder this phone lacks: the
+        tool's own failure path (prepareEncoder, then the 720p retry).  recordScreen() returns
+        UNKNOWN_ERROR (INT32_MIN), which the shell sees as exit status 0."""
+        await ctx.err(_AVC_ERROR)
+        if opts.size is None:
+            fallback = (720, 1280) if video[0] < video[1] else (1280, 720)
+            if video[0] != fallback[0] and video[1] != fallback[1]:
+                await ctx.err(f"WARNING: failed at {video[0]}x{video[1]}, retrying at {fallback[0]}x{fallback[1]}\n")
+                if opts.verbose:
+                    await ctx.out(f"Configuring recorder for {fallback[0]}x{fallback[1]} video/avc at "
+                                  f"{opts.bit_rate / 1_000_000:.2f}Mbps\n")
+                await ctx.err(_AVC_ERROR)
+        return 0
+
+    async def _record(self, path: str, opts: RecordOptions, video: tuple[int, int],
+                      area: tuple[int, int, int, int]) -> tuple[int, int, bool]:
+        """Capture frames until the time limit or the host hangs up (SIGHUP: the file is still
+        finished, as screenrecord's signal handler only stops the loop)."""
+        import cv2
+
+        fd, tmp = tempfile.mkstemp(suffix=".mp4", prefix="screenrecord-")
+        os.close(fd)
+        writer = cv2.VideoWriter(tmp, cv2.VideoWriter_fourcc(*"mp4v"), _CAPTURE_FPS, video)
+        recorder = _FrameSink(writer, video, area)
+        start = time.monotonic()
+        timed_out = False
+        try:
+            while True:
+                elapsed = time.monotonic() - start
+                if elapsed > opts.time_limit:
+                    timed_out = True
+                    break
+                png = await self.phone.acall(self.phone.screenshot_png)
+                await self.phone.acall(recorder.add, png, elapsed)
+                await asyncio.sleep(max(0.0, recorder.next_due - (time.monotonic() - start)))
+        finally:
+            self._finish(recorder, tmp, path)
+        return recorder.count, int(time.monotonic() - start), timed_out
+
+    def _finish(self, recorder: "_FrameSink", tmp: str, path: str) -> None:
+        try:
+            recorder.close()
+            with open(tmp, "rb") as fh:
+                data = fh.read()
+            with contextlib.suppress(OSError):
+                self.phone.fs.write_bytes(path, data)
+        finally:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+
+    async def _notify_media_scanner(self, ctx: CommandContext, opts: RecordOptions) -> None:
+        """notifyMediaScanner(): ``am broadcast`` of the new file; its output shows with --verbose."""
+        argv = ["/system/bin/am", "broadcast", "-a", _MEDIA_SCAN, "-d", f"file://{opts.filename}"]
+        if opts.verbose:
+            await ctx.out("Executing: " + " ".join(argv) + "\n")
+        shell = ShellInterpreter(ctx.shell.commands, fs=ctx.shell.fs)
+        handler = shell.lookup("am")
+        if handler is None:
+            return
+        out = ctx.stdout if opts.verbose else NullOutput()
+        sub = CommandContext(argv=argv, env=ctx.env, stdin=ctx.stdin, stdout=out,
+                             stderr=ctx.stderr if opts.verbose else NullOutput(), shell=shell)
+        with contextlib.suppress(Exception):
+            await handler(sub)
+
+
+class _FrameSink:
+    """Turns screenshots into constant-rate video frames (a frame repeats while nothing changes,
+    as the virtual display only redraws on change)."""
+
+    def __init__(self, writer: Any, video: tuple[int, int], area: tuple[int, int, int, int]) -> None:
+        self.writer = writer
+        self.video = video
+        self.area = area
+        self.count = 0
+        self._png = b""
+        self._frame: Any = None
+        self._lock = threading.Lock()
+
+    @property
+    def next_due(self) -> float:
+        return self.count / _CAPTURE_FPS
+
+    def add(self, png: bytes, elapsed: float) -> None:
+        with self._lock:
+            if png != self._png:
+                self._png, self._frame = png, self._compose(png)
+            due = max(1, int(elapsed * _CAPTURE_FPS) + 1 - self.count)
+            for _ in range(due):
+                self.writer.write(self._frame)
+                self.count += 1
+
+    def _compose(self, png: bytes) -> Any:
+        import cv2
+        import numpy as np
+
+        img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        ow, oh, ox, oy = self.area
+        canvas = np.zeros((self.video[1], self.video[0], 3), np.uint8)
+        canvas[oy:oy + oh, ox:ox + ow] = cv2.resize(img, (ow, oh), interpolation=cv2.INTER_AREA)
+        return canvas
+
+    def close(self) -> None:
+        with self._lock:
+            self.writer.release()
+
+
+# ============================================================================ registration
+def media_commands(phone: "VirtualPhone", commands: dict[str, CommandHandler]) -> dict[str, CommandHandler]:
+    """``screenrecord``, ``exec`` and the logging ``am`` for :class:`~device.virtual.android.AndroidBackend`."""
+    table: dict[str, CommandHandler] = {"screenrecord": ScreenRecord(phone), "exec": cmd_exec}
+    if "am" in commands:
+        table["am"] = _wrap_am(phone, commands["am"])
+    return table
