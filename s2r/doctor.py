@@ -120,3 +120,16 @@ def check_device(serial: str) -> list[Check]:
     except ImportError as e:
         return [Check(f"device {serial}", "fail", f"device preflight unavailable: {e}")]
     return _check(serial)
+
+
+def check_policy(spec: str) -> Check:
+    """Preflight one policy spec (``doctor --policy SPEC``), the same check ``run`` makes first."""
+    from transfer.policies.preflight import PreflightError, preflight
+    from transfer.session import parse_policies
+
+    name, spec_only = next(iter(parse_policies([spec]).items()))
+    try:
+        detail = preflight(spec_only)
+    except PreflightError as e:
+        return Check(f"policy {name}", "fail", str(e)[:300], "start the model server, or fix the spec or checkpoint")
+    return Check(f"policy {name}", "ok", detail[:300])

@@ -57,15 +57,27 @@ class EpisodeRecord(BaseModel):
     error: str | None = None
     error_kind: Literal["policy", "infra", "bridge", "unsupported"] | None = Field(
         None, description="unsupported = the backend cannot reproduce the task's setup (not retried, not counted).")
+    infra_source: Literal["policy_server", "phone", "sim"] | None = Field(
+        None, description="For infra errors: what failed — the policy's model server (down, refusing, rate "
+                          "limiting), a phone, or a simulator page.")
     attempts: int = Field(1, description="1 + infrastructure retries before this record.")
     retried_from: str | None = Field(None, description="Device serial an infra failure moved this episode off.")
     left_on_phone: list[str] = Field(default_factory=list,
                                      description="What this episode's teardown could not remove or restore (devices).")
 
     timings: dict[str, float] = Field(default_factory=dict)
+    policy_step_ms: list[float] = Field(default_factory=list,
+                                        description="The policy's time per step (a model server's round trip).")
+    tokens: dict[str, int] = Field(default_factory=dict,
+                                   description="prompt_tokens / completion_tokens summed, when the server reports usage.")
     trace_path: str | None = None
     started_at: float = 0.0
     finished_at: float = 0.0
+
+    @property
+    def policy_server_outage(self) -> bool:
+        """An infrastructure error of the policy's model server (not of the phone)."""
+        return self.error_kind == "infra" and self.infra_source == "policy_server"
 
     @property
     def counted(self) -> bool:

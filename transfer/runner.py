@@ -4,7 +4,11 @@ Episodes are serializable work units (:class:`EpisodeSpec`) handed to an executo
 local executor runs them on a thread pool over backends it leases (sim phones from the page
 pool, devices from the farm); a distributed executor (e.g. Ray) can take the same units.
 An infrastructure error (a crashed page, a lost phone) is retried up to ``max_attempts`` on
-a fresh backend and counted apart; it is never charged to the policy.
+a fresh backend and counted apart; it is never charged to the policy. A model server that is
+down (refused, reset, timed out, 5xx, 429 after the adapter's retries) is infrastructure too,
+but of the policy server: the episode is recorded at once with ``infra_source="policy_server"``,
+the phone is neither blamed nor swapped, and after ``max_policy_outages`` such episodes in a row
+the run stops (:class:`PolicyServerDown`) with every finished episode kept for ``--resume``.
 """
 
 from __future__ import annotations
@@ -12,8 +16,10 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import CancelledError, ThreadPoolExecutor, as_completed
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -24,13 +30,47 @@ from actionmap.actions import Action, TypeText
 from actionmap.env import Env
 from actionmap.parse import ActionParseError
 
-from .policies.base import BasePolicy, StepRecord
+from .policies.base import BasePolicy, PolicyServerOutage, StepRecord
 from .records import EpisodeRecord, episode_key
 from .rundir import RunDir
+
+#: Policy-server outage episodes in a row that stop a run (0: never stop).
+DEFAULT_MAX_POLICY_OUTAGES = 5
+_MAX_POLICY_OUTAGES: ContextVar[int] = ContextVar("max_policy_outages", default=DEFAULT_MAX_POLICY_OUTAGES)
+
+
+@contextmanager
+def policy_outage_limit(n: int) -> Iterator[None]:
+    """Executors built inside this block stop a run after ``n`` policy-server outage episodes in a
+    row (for callers that build their executor through a session)."""
+    token = _MAX_POLICY_OUTAGES.set(n)
+    try:
+        yield
+    finally:
+        _MAX_POLICY_OUTAGES.reset(token)
 
 
 class InfraError(RuntimeError):
     """The backend failed (page crash, device lost): retry elsewhere, do not blame the policy."""
+
+
+class PolicyServerError(InfraError):
+    """The policy's model server did not answer a step (after the adapter's retries). The phone
+    is fine: the episode is not retried elsewhere and the phone is not put aside."""
+
+    def __init__(self, server: str, detail: str, steps: int = 0):
+        super().__init__(f"policy server {server}: {detail}"[:500])
+        self.server, self.detail, self.steps = server, detail, steps
+
+
+class PolicyServerDown(RuntimeError):
+    """A run stopped after ``count`` policy-server outage episodes in a row."""
+
+    def __init__(self, server: str, count: int, last_error: str):
+        super().__init__(f"stopped after {count} episodes in a row without an answer from the policy server "
+                         f"{server} (last: {last_error[:200]}); nothing was counted for them — start the "
+                         "server and rerun with --resume")
+        self.server, self.count, self.last_error = server, count, last_error
 
 
 class SetupUnsupported(RuntimeError):
@@ -122,13 +162,23 @@ def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, b
     writer = _TraceWriter(trace_dir, trace_width) if trace_dir else None
     if writer:
         writer.shot(0, obs)
+    model_ms: list[float] = []
+    tokens: dict[str, int] = {}
     while steps < instance.max_steps:
         tp = time.perf_counter()
         try:
             out = policy.act(obs, history)
+        except PolicyServerOutage as e:  # raised rather than returned: the same outage
+            out = e
         except Exception as e:  # noqa: BLE001 - a policy crash is the policy's fault, recorded as invalid
             out = ActionParseError("bad_value", f"policy raised {type(e).__name__}: {e}"[:500], "")
-        timings["policy_s"] += time.perf_counter() - tp
+        dt = time.perf_counter() - tp
+        timings["policy_s"] += dt
+        if isinstance(out, PolicyServerOutage):
+            _end_quietly(env)  # undo the setup: the episode is void, the phone stays in service
+            raise PolicyServerError(out.server, out.detail, steps)
+        model_ms.append(round(dt * 1e3, 2))
+        _add_tokens(tokens, getattr(policy, "last_call", None))
         steps += 1
         if isinstance(out, ActionParseError):
             invalid += 1
@@ -187,8 +237,25 @@ def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, b
         device_model=backend_info.get("model"), profile=backend_info.get("profile"), flavor=flavor,
         terminated_by=terminated, steps=steps, invalid_actions=invalid, timings=timings,
         trace_path=str(trace_dir.relative_to(trace_dir.parent.parent)) if trace_dir else None,
-        started_at=t0, finished_at=t1, left_on_phone=left, **verdict.record_fields(),
+        started_at=t0, finished_at=t1, left_on_phone=left, policy_step_ms=model_ms, tokens=tokens,
+        **verdict.record_fields(),
     )
+
+
+def _add_tokens(acc: dict[str, int], call: dict[str, float] | None) -> None:
+    """Sum the usage a model server reported for one step (servers that report none add nothing)."""
+    for k in ("prompt_tokens", "completion_tokens"):
+        if call and k in call:
+            acc[k] = acc.get(k, 0) + int(call[k])
+
+
+def _end_quietly(env: Any) -> None:
+    end = getattr(env, "end_episode", None)
+    if end is not None:
+        try:
+            end()
+        except Exception:  # noqa: BLE001 - the phone's health is checked when it is released
+            pass
 
 
 class _TraceWriter:
@@ -229,12 +296,16 @@ class LocalExecutor:
 
     def __init__(self, lease: Callable[[EpisodeSpec], Lease], instance_of: Callable[[EpisodeSpec], Any],
                  policy_of: Callable[[EpisodeSpec], BasePolicy], workers: int | dict[str, int] = 2,
-                 max_attempts: int = 3, traces: bool = True, progress: bool = True):
+                 max_attempts: int = 3, traces: bool = True, progress: bool = True,
+                 max_policy_outages: int | None = None):
         """``workers``: episodes in flight — one number for all backends, or one per backend
         (``{"sim": 2, "device": 3}``). Per-backend pools keep each backend busy on its own: a
-        device episode waiting for a free phone never holds a slot a sim episode could use."""
+        device episode waiting for a free phone never holds a slot a sim episode could use.
+        ``max_policy_outages``: policy-server outage episodes in a row that stop the run (0 never;
+        default: :func:`policy_outage_limit`'s, else 5)."""
         self.lease, self.instance_of, self.policy_of = lease, instance_of, policy_of
         self.workers, self.max_attempts, self.traces, self.progress = workers, max_attempts, traces, progress
+        self.max_policy_outages = _MAX_POLICY_OUTAGES.get() if max_policy_outages is None else max_policy_outages
         self._stop = threading.Event()
 
     def _one(self, spec: EpisodeSpec, rundir: RunDir) -> EpisodeRecord:
@@ -262,6 +333,16 @@ class LocalExecutor:
                                      device_model=lease.info.get("model"), flavor=lease.info.get("flavor"),
                                      instruction=getattr(inst, "instruction", ""),
                                      difficulty=getattr(inst, "difficulty", None))
+            except PolicyServerError as e:
+                # another phone would wait on the same server: record it now, keep the phone
+                return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+                                     task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
+                                     backend=spec.backend, target=spec.target, terminated_by="error",
+                                     error=str(e), error_kind="infra", infra_source="policy_server",
+                                     steps=e.steps, attempts=attempt, retried_from=moved_from,
+                                     device_serial=lease.info.get("serial"), device_model=lease.info.get("model"),
+                                     flavor=lease.info.get("flavor"), instruction=getattr(inst, "instruction", ""),
+                                     difficulty=getattr(inst, "difficulty", None))
             except InfraError as e:
                 broken = True
                 last_err = str(e)
@@ -271,7 +352,8 @@ class LocalExecutor:
         return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
                              task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
                              backend=spec.backend, target=spec.target, terminated_by="error", error=last_err[:500],
-                             error_kind="infra", attempts=self.max_attempts, retried_from=moved_from,
+                             error_kind="infra", infra_source="phone" if spec.backend == "device" else "sim",
+                             attempts=self.max_attempts, retried_from=moved_from,
                              instruction=getattr(inst, "instruction", ""))
 
     def run(self, specs: list[EpisodeSpec], rundir: RunDir) -> list[EpisodeRecord]:
@@ -290,12 +372,24 @@ class LocalExecutor:
             else:
                 pools, spare = {}, ThreadPoolExecutor(max_workers=max(1, self.workers))
             futs = {pools.get(s.backend, spare).submit(self._one, s, rundir): s for s in todo}
+            outages = _OutageRun(self.max_policy_outages)
             try:
                 for f in as_completed(futs):
-                    rec = f.result()
+                    try:
+                        rec = f.result()
+                    except (KeyboardInterrupt, CancelledError):
+                        if outages.stopped is None:
+                            raise
+                        continue  # not started: the run is stopping
                     rundir.append(rec)
                     out.append(rec)
                     prog.advance(task)
+                    if outages.stopped is None and outages.see(rec):
+                        self._stop.set()  # in-flight episodes finish and are kept; the rest wait for --resume
+                        for g in futs:
+                            g.cancel()
+                if outages.stopped is not None:
+                    raise outages.stopped
             except KeyboardInterrupt:
                 self._stop.set()
                 for f in futs:
@@ -305,6 +399,31 @@ class LocalExecutor:
                 for pool in (*pools.values(), spare):
                     pool.shutdown(wait=True, cancel_futures=True)
         return out
+
+
+class _OutageRun:
+    """Counts policy-server outage episodes in a row, per policy (in the order they finish): an
+    oracle's episodes between them neither hide a dead server nor reset its count."""
+
+    def __init__(self, limit: int):
+        self.limit = limit
+        self.count: dict[str, int] = {}
+        self.stopped: PolicyServerDown | None = None
+
+    def see(self, rec: EpisodeRecord) -> bool:
+        """Record one finished episode; True once the run must stop."""
+        key = rec.policy_spec or rec.policy
+        if getattr(rec, "infra_source", None) != "policy_server":
+            if rec.error_kind != "infra":  # a phone's failure says nothing about the server either way
+                self.count[key] = 0
+            return False
+        n = self.count[key] = self.count.get(key, 0) + 1
+        if self.limit and n >= self.limit:
+            last = rec.error or ""
+            server = last.removeprefix("policy server ").split(": ", 1)[0]
+            self.stopped = PolicyServerDown(server, n, last.removeprefix(f"policy server {server}: "))
+            return True
+        return False
 
 
 def expand(policies: dict[str, str], task_ids: Iterable[str], seeds: Iterable[int], repeats: int,

@@ -16,11 +16,15 @@ def register(app: typer.Typer) -> None:
         device: str = typer.Option(None, "--device", help="Also preflight this device serial."),
         no_browser: bool = typer.Option(False, "--no-browser", help="Skip launching Chromium."),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table."),
+        policy: list[str] = typer.Option([], "--policy", metavar="SPEC",
+                                         help="Also preflight this policy (repeatable): the model server serves the "
+                                              "model and answers a probe with an image, or the checkpoint loads."),
     ) -> None:
         """Check that Chromium, adb, and the Python stack are ready; print a fix for each gap."""
-        from s2r.doctor import run_checks
+        from s2r.doctor import check_policy, run_checks
 
         checks = run_checks(browser=not no_browser)
+        checks.extend(check_policy(p) for p in policy)
         if device:
             try:
                 from s2r.doctor import check_device  # type: ignore[attr-defined]

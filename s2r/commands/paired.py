@@ -43,12 +43,13 @@ def quick_tasks(split: str, n: int = 10) -> list[str]:
 
 def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: str, device: str, split: str,
                tasks: str | None, seeds: int, repeats: int, workers: int, resume: bool, limit: int = 0,
-               bootstrap: int = 2000, device_run: Any = None) -> dict:
-    from s2r.commands.run import _create_or_exit
+               bootstrap: int = 2000, device_run: Any = None, max_policy_outages: int = 5) -> dict:
+    from s2r.commands.run import _create_or_exit, preflight_or_exit, run_until_outage
     from transfer.report import headline, write_report
     from transfer.session import Session, parse_policies
 
     pols = parse_policies(policies)
+    preflight_or_exit(policies)  # before the run directory or any phone is touched
     sess = _create_or_exit(lambda: Session.create(
         out=out, policies=policies, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=True,
         flavor=sim_flavor, profile=sim_profile, device=device, workers=workers, resume=resume, limit=limit,
@@ -56,7 +57,7 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
     console = Console()
     t0 = time.time()
     try:
-        sess.run()
+        stopped = run_until_outage(sess, max_policy_outages)
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/]: finished episodes are kept in {out}; rerun with --resume")
         raise typer.Exit(130)
@@ -65,6 +66,9 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
     from s2r.commands.run import print_phone_reports
 
     print_phone_reports(reports, sess.rundir.records())
+    if stopped is not None:
+        Console(stderr=True).print(f"[red]run stopped[/]: {stopped}", soft_wrap=True)
+        raise typer.Exit(3)
     paths = write_report(out, bootstrap=bootstrap)
     import json
 
@@ -96,13 +100,16 @@ def register(app: typer.Typer) -> None:
                                                "for s2r's own virtual phones."),
         wait_devices: float = typer.Option(30.0, "--wait-devices", metavar="SECONDS",
                                            help="How long to wait for a phone to be attached."),
+        max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
+                                               help="Stop (exit 3, resumable) after N episodes in a row without "
+                                                    "an answer from a policy's model server (0: never)."),
     ) -> None:
         """Run the same policies on the same task instances in the sim and on devices; write the transfer report."""
         from s2r.commands.run import device_run_options
 
         run_paired(out=out, policies=policy, sim_flavor=flavor, sim_profile=profile, device=device, split=split,
                    tasks=tasks, seeds=seeds, repeats=repeats, workers=workers, resume=resume, limit=limit,
-                   bootstrap=bootstrap,
+                   bootstrap=bootstrap, max_policy_outages=max_policy_outages,
                    device_run=device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices))
 
     @app.command("demo")
@@ -116,6 +123,10 @@ def register(app: typer.Typer) -> None:
         """The whole story with no phone and no GPU: base vs trained (and the oracle) on sim and a virtual phone."""
         import shutil
 
+        from s2r.commands.run import preflight_or_exit
+
+        # the bundled checkpoints must load before an old demo directory is wiped
+        preflight_or_exit(["base=micro:base", "trained=micro:trained", "oracle=oracle"])
         if not resume and out.exists():
             shutil.rmtree(out)
         Console().print("[bold]s2r demo[/]: micro policy [cyan]base[/] vs [cyan]trained[/] "

@@ -47,6 +47,9 @@ def register(app: typer.Typer) -> None:
                                                "a person's phone."),
         wait_devices: float = typer.Option(30.0, "--wait-devices", metavar="SECONDS",
                                            help="How long to wait for a phone to be attached (--device all|SERIALS)."),
+        max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
+                                               help="Stop the run (exit 3, resumable) after N episodes in a row "
+                                                    "without an answer from a policy's model server (0: never)."),
     ) -> None:
         """Run policies on one backend and write episodes.jsonl + traces."""
         from transfer.session import Session
@@ -54,13 +57,15 @@ def register(app: typer.Typer) -> None:
         if not sim and not device:
             raise typer.BadParameter("choose a backend: --sim or --device SPEC")
         dev_opts = device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices)
+        preflight_or_exit(policy)
         sess = _create_or_exit(lambda: Session.create(
             out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=sim, flavor=flavor,
             profile=profile, device=device, workers=workers, resume=resume, limit=limit,
             test_recipient=test_recipient, destructive=destructive, device_run=dev_opts))
         t0 = time.time()
+        stopped = None
         try:
-            recs = sess.run()
+            stopped = run_until_outage(sess, max_policy_outages)
         except KeyboardInterrupt:
             Console().print(f"[yellow]interrupted[/]: finished episodes are in {out}; rerun with --resume")
             raise typer.Exit(130)
@@ -68,6 +73,52 @@ def register(app: typer.Typer) -> None:
             reports = sess.close()
         _summary(sess.rundir.records(), time.time() - t0, out)
         print_phone_reports(reports, sess.rundir.records())
+        if stopped is not None:
+            Console(stderr=True).print(f"[red]run stopped[/]: {stopped}", soft_wrap=True)
+            raise typer.Exit(3)
+
+
+def preflight_or_exit(policies: list[str]) -> dict[str, str]:
+    """Parse and preflight every ``--policy`` before anything is created: a bad spec, a server
+    that is down or a checkpoint that does not load prints one line and exits 2, and the run
+    directory is not touched."""
+    from transfer.policies.preflight import PreflightError, check_spec, preflight_all
+    from transfer.session import parse_policies
+
+    specs = parse_policies(policies)
+    for spec in specs.values():
+        try:
+            check_spec(spec)
+        except ValueError as e:
+            Console(stderr=True).print(f"[red]error[/]: bad --policy {spec!r}: {e}", soft_wrap=True)
+            raise typer.Exit(2) from None
+    try:
+        return preflight_all(specs)
+    except (PreflightError, ValueError) as e:
+        Console(stderr=True).print(f"[red]error[/]: policy preflight failed: {e}", soft_wrap=True)
+        raise typer.Exit(2) from None
+
+
+def run_until_outage(sess: Any, max_policy_outages: int) -> Any:
+    """Run the session; returns the :class:`PolicyServerDown` that stopped it early, or None."""
+    from transfer.runner import PolicyServerDown, policy_outage_limit
+
+    try:
+        with policy_outage_limit(max_policy_outages):
+            sess.run()
+    except PolicyServerDown as e:
+        return e
+    return None
+
+
+def latest_records(recs: list) -> list:
+    """One record per episode slot: a rerun (``--resume``) supersedes an infra error of the same slot."""
+    by: dict[str, Any] = {}
+    for r in recs:
+        old = by.get(r.episode_id)
+        if old is None or (r.counted, r.finished_at) >= (old.counted, old.finished_at):
+            by[r.episode_id] = r
+    return list(by.values())
 
 
 def device_run_options(vdevice_android: str | None, vdevice_permissive: bool, grant_appops: bool,
@@ -118,17 +169,18 @@ def print_phone_reports(reports: list[dict[str, Any]], recs: list) -> None:
 
 def _summary(recs: list, elapsed: float, out: Path) -> None:
     by: dict[tuple[str, str, str], list] = {}
-    for r in recs:
+    for r in latest_records(recs):
         by.setdefault((r.policy, r.backend, r.target), []).append(r)
     t = Table(title=f"run summary ({elapsed:.0f} s) — {out}")
-    for c in ("policy", "backend", "target", "episodes", "SR", "PR", "infra err", "undetermined", "unsupported",
-              "mean steps"):
+    for c in ("policy", "backend", "target", "episodes", "SR", "PR", "infra err", "policy-server outages",
+              "undetermined", "unsupported", "mean steps"):
         t.add_column(c)
     for (p, b, tg), rs in sorted(by.items()):
         counted = [r for r in rs if r.counted]
         sr = sum(bool(r.success) for r in counted) / len(counted) if counted else float("nan")
         pr = sum(r.progress for r in counted) / len(counted) if counted else float("nan")
-        t.add_row(p, b, tg, str(len(rs)), f"{sr:.1%}", f"{pr:.2f}", str(sum(r.error_kind == 'infra' for r in rs)),
+        t.add_row(p, b, tg, str(len(rs)), f"{sr:.1%}", f"{pr:.2f}", str(sum(r.error_kind == 'infra' and not r.policy_server_outage for r in rs)),
+                  str(sum(r.policy_server_outage for r in rs)),
                   str(sum(r.undetermined for r in rs)), str(sum(r.error_kind == "unsupported" for r in rs)),
                   f"{sum(r.steps for r in rs) / max(1, len(rs)):.1f}")
     Console().print(t)

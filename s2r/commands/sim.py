@@ -67,6 +67,24 @@ def bench_sim(
     typer.echo(json.dumps(res, indent=2))
 
 
+@bench_app.command("policy")
+def bench_policy(
+    latency: float = typer.Option(1.0, "--latency", metavar="SECONDS", help="The stand-in model's time per reply."),
+    phones: int = typer.Option(32, "--phones", help="Phones stepping, each waiting for its own model reply."),
+    pages: int = typer.Option(2, "--pages", help="Live pages in the pool."),
+    seconds: float = typer.Option(15.0, help="Duration of each phase (without, then with the model)."),
+    as_json: bool = typer.Option(True, "--json/--no-json", help="Print one JSON object (--no-json: indented)."),
+) -> None:
+    """Do phones stay busy while a model thinks? steps/s with a model vs the pool's own capacity."""
+    from transfer.policies.bench import run
+
+    try:
+        res = run(latency=latency, phones=phones, pages=pages, seconds=seconds)
+    except ValueError as e:
+        raise typer.BadParameter(str(e)) from None
+    typer.echo(json.dumps(res) if as_json else json.dumps(res, indent=2))
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(sim_app, name="sim")
     app.add_typer(bench_app, name="bench")

@@ -63,3 +63,19 @@ class BasePolicy:
     def act_batch(self, items: list[tuple[Observation, list[StepRecord]]]) -> list[PolicyOutput]:
         """Optional batched acting; the default loops."""
         return [self.act(o, h) for o, h in items]
+
+
+class PolicyServerOutage(ActionParseError):
+    """The model server could not be reached or would not serve (refused, reset, timed out, 5xx,
+    429 after the adapter's retries, or it no longer serves the model).
+
+    It says nothing about the policy, so the runner records the episode as an infrastructure
+    error of the policy server (not of the phone), outside every rate, and ``--resume`` reruns it.
+    It subclasses :class:`ActionParseError` so a caller that only knows that type still sees a
+    step without an action rather than a crash.
+    """
+
+    def __init__(self, server: str, reason: str):
+        super().__init__("empty", f"the model server gave no reply after retries: {reason}"[:500], "")
+        self.server = server
+        self.detail = reason

@@ -27,5 +27,6 @@ def make_policy(spec: str) -> BasePolicy:
         from .hf_policy import HFPolicy
 
         return HFPolicy.from_spec(arg)
-    raise ValueError(f"unknown policy spec {spec!r}: use oracle, random[:SEED], micro:PATH, openai:URL#MODEL "
-                     "or hf:PATH")
+    from .preflight import VALID_FORMS
+
+    raise ValueError(f"unknown policy spec {spec!r}; valid forms: {VALID_FORMS}")

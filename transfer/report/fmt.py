@@ -59,6 +59,9 @@ def excluded_text(summary: dict[str, Any]) -> str:
     ex = summary.get("input", {}).get("excluded", {})
     parts = [f"{ex[k]} {label}" for k, label in (("undetermined", "undetermined"), ("infra", "infra error"),
                                                    ("no_verdict", "without a verdict")) if ex.get(k)]
+    outages = summary.get("input", {}).get("policy_server_outages")
+    if outages:
+        parts.append(f"{outages} policy-server outage{'s' if outages != 1 else ''}")
     return "Excluded from rates: " + ", ".join(parts) + "." if parts else "No episodes excluded from rates."
 
 

@@ -154,7 +154,7 @@ def _metrics_table(rows: list[dict[str, Any]], by_target: bool = False) -> str:
         return "<p class='muted'>No episodes.</p>"
     head = ("<tr><th class='l'>backend</th>" + ("<th class='l'>target</th>" if by_target else "")
             + "<th class='l'>policy</th><th>episodes</th><th>counted</th><th>excluded<br><span class='ci'>undet. / "
-              "infra / no verdict</span></th><th>SR <span class='ci'>Wilson · task bootstrap</span></th>"
+              "infra / no verdict</span></th><th>policy-server<br>outages</th><th>SR <span class='ci'>Wilson · task bootstrap</span></th>"
               "<th>PR</th><th>FC</th><th>USE</th><th>steps</th></tr>")
     out = ["<table class='stack'>", head]
     for r in rows:
@@ -165,6 +165,7 @@ def _metrics_table(rows: list[dict[str, Any]], by_target: bool = False) -> str:
             + (f"<td class='l'>{e(r.get('target'))}</td>" if by_target else "")
             + f"<td class='l'>{e(r['policy'])}</td><td>{r['episodes']}</td><td>{r['counted']}</td>"
             f"<td>{ex['undetermined']} / {ex['infra']} / {ex['no_verdict']}</td>"
+            f"<td>{r.get('policy_server_outages', 0)}</td>"
             f"<td>{e(pct(sr['value']))} <span class='ci'>{e(ci_pct(sr['wilson']))} · {e(ci_pct(sr['bootstrap']))}"
             f"</span></td>"
             + "".join(f"<td>{_val_ci(r[m]['value'], r[m]['bootstrap'])}</td>" for m in ("pr", "fc", "use"))
@@ -301,6 +302,24 @@ def _latency(s: dict[str, Any]) -> str:
         out.append(f"<tr><td class='l'>{e(b)}</td><td>{L['n']}</td><td>{L['mean_ms']:.0f} ms</td>"
                    f"<td>{L['p50_ms']:.0f} ms</td><td>{L['p95_ms']:.0f} ms</td><td>{L['p99_ms']:.0f} ms</td>"
                    f"<td class='l muted small'>{e(L['source'])}</td></tr>")
+    out.append("</table>")
+    out.append(_model_latency(s))
+    return "".join(out)
+
+
+def _model_latency(s: dict[str, Any]) -> str:
+    """The policy's time per step (a model's round trip) beside the environment's, and tokens."""
+    ml = [(b, p, v) for b, L in (s.get("latency") or {}).items() for p, v in (L.get("model") or {}).items()
+          if v.get("n")]
+    if not ml:
+        return ""
+    out = ["<h3>Model latency per step</h3><table><tr><th class='l'>backend</th><th class='l'>policy</th>"
+           "<th>steps</th><th>mean</th><th>p50</th><th>p95</th><th>prompt tokens</th><th>completion tokens</th></tr>"]
+    for b, p, v in ml:
+        t = v.get("tokens") or {}
+        out.append(f"<tr><td class='l'>{e(b)}</td><td class='l'>{e(p)}</td><td>{v['n']}</td><td>{v['mean_ms']:.0f} ms</td>"
+                   f"<td>{v['p50_ms']:.0f} ms</td><td>{v['p95_ms']:.0f} ms</td>"
+                   f"<td>{t.get('prompt_tokens', DASH)}</td><td>{t.get('completion_tokens', DASH)}</td></tr>")
     out.append("</table>")
     return "".join(out)
 

@@ -60,10 +60,11 @@ def render_markdown(summary: dict[str, Any]) -> str:
         L += [b["rules"], ""]
 
     L += ["## Policy metrics", ""]
-    L += _table(["backend", "policy", "episodes", "counted", "excl. undet./infra/none", "SR [Wilson] [task boot]",
-                 "PR", "FC", "USE"],
+    L += _table(["backend", "policy", "episodes", "counted", "excl. undet./infra/none", "policy-server outages",
+                 "SR [Wilson] [task boot]", "PR", "FC", "USE"],
                 [[r["backend"], r["policy"], r["episodes"], r["counted"],
                   f"{r['excluded']['undetermined']}/{r['excluded']['infra']}/{r['excluded']['no_verdict']}",
+                  r.get("policy_server_outages", 0),
                   f"{pct(r['sr']['value'])} {ci_pct(r['sr']['wilson'])} {ci_pct(r['sr']['bootstrap'])}",
                   pct(r["pr"]["value"]), pct(r["fc"]["value"]), pct(r["use"]["value"])] for r in s["metrics"]])
 
@@ -106,6 +107,14 @@ def render_markdown(summary: dict[str, Any]) -> str:
     L += _table(["backend", "samples", "mean ms", "p50 ms", "p95 ms", "source"],
                 [[k, v.get("n", 0), num(v.get("mean_ms"), 0), num(v.get("p50_ms"), 0), num(v.get("p95_ms"), 0),
                   v.get("source", "")] for k, v in lat.items()]) if lat else ["No timings recorded.", ""]
+    ml = [(b, p, v) for b, x in lat.items() for p, v in (x.get("model") or {}).items() if v.get("n")]
+    if ml:
+        L += ["Model latency per step (the policy's time, beside the environment's above):", ""]
+        L += _table(["backend", "policy", "steps", "mean ms", "p50 ms", "p95 ms", "prompt tokens",
+                     "completion tokens"],
+                    [[b, p, v["n"], num(v.get("mean_ms"), 0), num(v.get("p50_ms"), 0), num(v.get("p95_ms"), 0),
+                      (v.get("tokens") or {}).get("prompt_tokens", DASH),
+                      (v.get("tokens") or {}).get("completion_tokens", DASH)] for b, p, v in ml])
 
     a = s.get("attribution") or {}
     L += ["## Attribution", ""]

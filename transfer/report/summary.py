@@ -135,6 +135,7 @@ class Cell:
     side_effects: int = 0
     undetermined: int = 0
     infra: int = 0
+    policy_outages: int = 0
     no_verdict: int = 0
     bridge_errors: int = 0
     steps: int = 0
@@ -147,6 +148,8 @@ class Cell:
         if not r.counted:
             if r.undetermined:
                 self.undetermined += 1
+            elif r.policy_server_outage:  # the model server, not the phone: a column of its own
+                self.policy_outages += 1
             elif r.error_kind == "infra":
                 self.infra += 1
             else:
@@ -208,7 +211,7 @@ def _metric_row(backend: str, policy: str, tasks: dict[str, Cell], n_boot: int, 
     tot = Cell()
     for c in cs:
         for f in ("total", "counted", "successes", "false_complete", "side_effects", "undetermined", "infra",
-                  "no_verdict", "bridge_errors", "steps", "invalid_actions"):
+                  "policy_outages", "no_verdict", "bridge_errors", "steps", "invalid_actions"):
             setattr(tot, f, getattr(tot, f) + getattr(c, f))
         tot.progress += c.progress
     row: dict[str, Any] = {
@@ -216,6 +219,7 @@ def _metric_row(backend: str, policy: str, tasks: dict[str, Cell], n_boot: int, 
         "episodes": tot.total, "counted": tot.counted,
         "tasks": sum(1 for c in cs if c.counted),
         "excluded": {"undetermined": tot.undetermined, "infra": tot.infra, "no_verdict": tot.no_verdict},
+        "policy_server_outages": tot.policy_outages,
         "bridge_errors": tot.bridge_errors,
     }
     if target is not None:
@@ -466,6 +470,37 @@ def _latency(run: LoadedRun) -> dict[str, Any]:
     return out
 
 
+def _with_model_latency(lat: dict[str, Any], run: LoadedRun) -> dict[str, Any]:
+    """Each backend's step latency gets ``model``: per policy, its time per step (a model
+    server's round trip) beside the environment's, and the tokens its server reported."""
+    for backend, entry in lat.items():
+        models = _model_latency([r for r in run.records if r.backend == backend])
+        if models:
+            entry["model"] = models
+    return lat
+
+
+def _model_latency(records: list[EpisodeRecord]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for pol in sorted({r.policy for r in records}):
+        recs = [r for r in records if r.policy == pol]
+        ms = [float(v) for r in recs for v in (r.policy_step_ms or [])]
+        row: dict[str, Any] = {"n": len(ms)}
+        if ms:
+            a = np.asarray(ms, dtype=float)
+            q = np.percentile(a, [50, 95])
+            row.update(mean_ms=float(a.mean()), p50_ms=float(q[0]), p95_ms=float(q[1]))
+        toks: dict[str, int] = {}
+        for r in recs:
+            for k, v in (r.tokens or {}).items():
+                toks[k] = toks.get(k, 0) + int(v)
+        if toks:
+            row["tokens"] = {**toks, "total_tokens": toks.get("prompt_tokens", 0) + toks.get("completion_tokens", 0)}
+        if ms or toks:
+            out[pol] = row
+    return out
+
+
 # ---------------------------------------------------------------------------- tasks, viewer
 
 
@@ -531,7 +566,8 @@ def _tasks_table(run: LoadedRun, cells: dict, policies: list[str], buckets: dict
                 if c is None:
                     continue
                 row["cells"][f"{p}/{b}"] = {"k": c.successes, "n": c.counted, "sr": c.sr,
-                                            "excluded": c.undetermined + c.infra + c.no_verdict}
+                                            "excluded": c.undetermined + c.infra + c.policy_outages
+                                                        + c.no_verdict}
         rows.append(row)
     return rows
 
@@ -577,8 +613,12 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
     bridge = {b["task_id"] for b in attribution["bridge_faults"]}
 
     excluded_total = {"undetermined": 0, "infra": 0, "no_verdict": 0}
+    policy_outages = 0
     for r in run.records:
         if not r.counted:
+            if r.policy_server_outage and not r.undetermined:
+                policy_outages += 1
+                continue
             k = "undetermined" if r.undetermined else "infra" if r.error_kind == "infra" else "no_verdict"
             excluded_total[k] += 1
 
@@ -626,14 +666,16 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
         "config": run.config,
         "input": {
             "episodes": len(run.records), "counted": sum(r.counted for r in run.records),
-            "excluded": excluded_total, "duplicates_dropped": run.duplicates,
+            "excluded": excluded_total, "policy_server_outages": policy_outages,
+            "duplicates_dropped": run.duplicates,
             "malformed_lines": len(run.malformed), "malformed": run.malformed[:20],
         },
         "settings": {"bootstrap": n_boot, "seed": seed, "confidence": stats.CONFIDENCE, "pass_threshold": THRESHOLD,
                      "min_gain": min_gain,
                      "sr_definition": "pooled over counted episodes (Σ successes / Σ counted); equals the mean of "
                                       "per-task success when tasks have equal repeats",
-                     "excluded_from_rates": "undetermined verdicts, infra errors and episodes without a verdict"},
+                     "excluded_from_rates": "undetermined verdicts, infra errors (phones, simulator pages, "
+                                            "policy-server outages) and episodes without a verdict"},
         "notes": notes,
         "metrics": _metrics(cells, policies, n_boot, seed),
         "metrics_by_target": _metrics(cells_t, policies, n_boot, seed, by_target=True),
@@ -643,7 +685,7 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
         "rank_consistency": _rank_consistency(_rank_units(run, policies, oracle), bridge),
         "attribution": attribution,
         "ppi": _ppi(cells, [p for p in policies if p != oracle], bridge),
-        "latency": _latency(run),
+        "latency": _with_model_latency(_latency(run), run),
         "tasks": _tasks_table(run, cells, policies, buckets, bridge, set(headline_tasks), agreements),
         "viewer": _viewer(run, agreements),
     }
