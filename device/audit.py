@@ -90,9 +90,14 @@ def _tagged(row: dict[str, Any]) -> bool:
     return any(isinstance(v, str) and (TAG_RE.search(v) or TAG_INVISIBLE_RE.search(v)) for v in row.values())
 
 
-def snapshot(shell: Shell) -> PhoneSnapshot:
-    """Read everything the audit compares (about 30 shell commands; changes nothing)."""
+def snapshot(shell: Shell, *, restricted_sms: bool = True) -> PhoneSnapshot:
+    """Read everything the audit compares (about 30 shell commands; changes nothing).
+
+    ``restricted_sms``: the shell reads SMS through the restricted view (not root), so drafts,
+    outbox, failed and queued rows are outside what the audit can vouch for."""
     snap = PhoneSnapshot(serial=shell.serial)
+    if restricted_sms:
+        snap.unreadable.append("SMS drafts/outbox/failed/queued (the shell's restricted view)")
     for name, (uri, cols) in _TABLES.items():
         try:
             snap.tables[name] = content_query(shell, uri, cols)

@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from actionmap.actions import (Abort, Action, Answer, Complete, DoubleTap, Drag, Key, LongPress, OpenApp, Scroll,
                                Swipe, Tap, TypeText, Wait, check_text)
@@ -133,9 +133,25 @@ class DeviceOptions(BaseModel):
     gestures: Literal["shell", "u2"] = Field("shell", description="Taps/swipes via `input` or uiautomator2 RPC.")
     screenshots: bool = True
     image_format: Literal["jpeg", "png"] = "jpeg"
-    settle: Literal["hierarchy", "frame", "none"] = "hierarchy"
+    settle: Literal["hierarchy", "frame", "none", "fixed", "androidworld"] = Field(
+        "hierarchy", description="How to wait after an action: 'hierarchy' (adaptive: until the screen agrees with "
+                                 "itself, see Observer.settle), 'frame', 'none', 'fixed' (sleep settle_fixed_s, the "
+                                 "peers' way; 'fixed:1.0' sets both) or 'androidworld' (three equal UIs 0.5 s apart).")
     settle_cap_s: float = Field(3.0, ge=0, le=30)
     settle_interval_s: float = Field(0.08, ge=0, le=2)
+    settle_fixed_s: float = Field(1.0, ge=0, le=30, description="The sleep of settle='fixed'.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _settle_spec(cls, data: Any) -> Any:
+        """``settle="fixed:1.5"`` → ``settle="fixed", settle_fixed_s=1.5`` (the CLI's form)."""
+        if isinstance(data, dict) and isinstance(data.get("settle"), str) and data["settle"].startswith("fixed:"):
+            try:
+                secs = float(data["settle"].split(":", 1)[1])
+            except ValueError:
+                raise ValueError(f"bad settle {data['settle']!r}; use fixed:SECONDS, e.g. fixed:1.0") from None
+            data = {**data, "settle": "fixed", "settle_fixed_s": secs}
+        return data
     stay_awake: bool = Field(True, description="Keep the screen on while plugged in (restored on close).")
     no_animations: bool = Field(True, description="Animation scales to 0 (restored on close).")
     alarm_probe: bool | Literal["auto"] = Field(
@@ -190,6 +206,7 @@ class DeviceEnv:
         self._alarms_read: list[Any] | None = None  # alarms as read since the last action
         self.session = SessionJournal()
         self.closed = False
+        self.root_shell = False  # adbd runs as root (a rooted emulator): set by start()
         self.audit_start: Any = None  # device.audit.PhoneSnapshot at session start
         self.audit: Any = None  # device.audit.PhoneAudit after close
         self.left_total: list[str] = []  # every teardown's `left`, for the run summary
@@ -223,10 +240,13 @@ class DeviceEnv:
                 pass
             stale_session.unlink(missing_ok=True)
         self.session = SessionJournal()
+        # adbd as root (a rooted emulator after `adb root`) sees every SMS box; the shell user
+        # (uid 2000) sees the restricted view (SmsProvider / ProviderUtil.isAccessRestricted)
+        self.root_shell = self.shell.out(["id", "-u"]).strip() == "0"
         if self.options.audit:  # the phone as it is before s2r changes anything this session
             from device.audit import snapshot
 
-            self.audit_start = snapshot(self.shell)
+            self.audit_start = snapshot(self.shell, restricted_sms=not self.root_shell)
         if self.options.stay_awake or self.options.no_animations:
             self.tweaks = DeviceTweaks(self.shell)
             self.tweaks.journal = self.session.raw
@@ -243,9 +263,6 @@ class DeviceEnv:
                                  ime_current=self._switch_ime(pf))
         self.observer = Observer(self.shell, u2=self.u2, image_format=self.options.image_format,
                                  screenshots=self.options.screenshots)
-        # adbd as root (a rooted emulator after `adb root`) sees every SMS box; the shell user
-        # (uid 2000) sees the restricted view (SmsProvider / ProviderUtil.isAccessRestricted)
-        self.root_shell = self.shell.out(["id", "-u"]).strip() == "0"
         self.reader = StateReader(self.shell, options=ReaderOptions(alarm_probe=self.options.alarm_probe is True),
                                   ui=self, permissive_view=self.root_shell)
         self._tz = self.reader.timezone()
@@ -398,7 +415,8 @@ class DeviceEnv:
             if self.audit_start is not None:
                 from device.audit import compare, snapshot
 
-                self.audit = compare(self.audit_start, snapshot(self.shell), s2r_files=self._s2r_paths)
+                self.audit = compare(self.audit_start, snapshot(self.shell, restricted_sms=not self.root_shell),
+                                     s2r_files=self._s2r_paths)
         except (DeviceLost, DeviceCommandError) as e:
             log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
         if self.observer is not None:
@@ -425,6 +443,8 @@ class DeviceEnv:
         what could not be removed into the episode's own record. None if nothing was set up."""
         if self.journal is None or self.writer is None:
             return None
+        if self.input is not None:  # apps the episode left mid-way go back to their root screen first:
+            self._refresh_dirty_apps(self.input)  # teardown reads their screens (the Clock app's list)
         self._teardown()
         return self.last_teardown
 
@@ -501,7 +521,9 @@ class DeviceEnv:
     def _observe(self, settle: bool) -> tuple[Observation, ObserveMeta]:
         _inp, observer, _r, _w = self._ready()
         assert self.pf is not None
-        xml, meta = (observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+        # the step's own wait: the screenshot the policy reads is taken concurrently with it
+        xml, meta = (observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s,
+                                     with_frame=observer.screenshots, fixed_s=self.options.settle_fixed_s)
                      if settle else (None, ObserveMeta()))
         rot = self._last_obs.screen.rotation if self._last_obs else self.pf.rotation
         display = rotated_size(*(self.pf.natural_size or (1080, 2400)), rot)
@@ -542,6 +564,8 @@ class DeviceEnv:
                                    total=(time.perf_counter() - t0) * 1e3, **{f"obs_{k}": v for k, v in
                                                                             meta.timings_ms.items()})
             info.extra["dumps"] = meta.dumps
+            if acted:
+                info.extra["settle_method"] = meta.settle_method
         except DeviceLost as e:
             info.error, info.error_kind = str(e)[:500], "infra"
             return self._last_obs or self._blank_obs(), info
@@ -725,7 +749,7 @@ class DeviceEnv:
             if p is None:
                 return False
             inp.tap(*p)
-            observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+            self._inner_settle()
         el, ime = self._focused()
         target = self._last_obs.element(a.target) if a.target is not None and self._last_obs else None
         deadline = time.perf_counter() + 1.5
@@ -759,7 +783,7 @@ class DeviceEnv:
             used = m
             if el is None or el.password:
                 break
-            observer.settle(self.options.settle, self.options.settle_cap_s, self.options.settle_interval_s)
+            self._inner_settle()
             now_el, _ = self._focused()
             now = self._field_text(now_el)
             if now == expected or now not in (original, ""):  # it took, or it did something: never type twice
@@ -796,13 +820,20 @@ class DeviceEnv:
             info.extra["text_verified"] = False
             info.extra["text_mismatch"] = {"expected": expected, "actual": actual}
 
+    def _inner_settle(self) -> tuple[str | None, ObserveMeta]:
+        """A wait inside one action (typing, a UI probe): s2r's own procedure needs the screen
+        settled there whatever the step's rule, so 'fixed' and 'androidworld' (which model how
+        peers end a step) use the adaptive wait here and only the step's end follows them."""
+        assert self.observer is not None
+        mode = self.options.settle if self.options.settle in ("hierarchy", "frame", "none") else "hierarchy"
+        return self.observer.settle(mode, self.options.settle_cap_s, self.options.settle_interval_s)
+
     # ------------------------------------------------------------------ UIProbe (alarm reading)
     def _probe_settle(self) -> None:
         """Wait for the screen to settle and keep the settled dump: the probe's next
         ``probe_elements`` reads it instead of dumping the same screen again."""
         assert self.observer is not None
-        xml, meta = self.observer.settle(self.options.settle, self.options.settle_cap_s,
-                                         self.options.settle_interval_s)
+        xml, meta = self._inner_settle()
         self._probe_xml = xml if meta.settled else None
 
     def probe_open(self, app: str) -> None:

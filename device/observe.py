@@ -9,8 +9,9 @@
   (taken mid-transition) is retried.
 * **Foreground**: ``dumpsys window`` (focused window; IME visibility; rotation) → canonical
   app through the registry.
-* **Settle**: instead of sleeping a fixed time after an action, the hierarchy (or the frame)
-  is sampled until two consecutive samples agree, with a cap.
+* **Settle**: instead of sleeping a fixed time after an action, the screen is sampled until it
+  agrees with itself, with a cap; how it is sampled follows the measured cost of a dump
+  (:meth:`Observer.settle`). The settled dump is the observation's.
 """
 
 from __future__ import annotations
@@ -37,7 +38,34 @@ class HierarchyUnavailable(DeviceLost):
     ``DeviceEnv.step`` reports ``error_kind="infra"`` and the runner retries the episode
     elsewhere, instead of the policy being shown an empty screen."""
 
-SettleMode = Literal["hierarchy", "frame", "none"]
+SettleMode = Literal["hierarchy", "frame", "none", "fixed", "androidworld"]
+
+#: The scale of the frames a frame-difference check compares (uiautomator2 ``takeScreenshot``).
+SMALL_FRAME_SCALE = 0.2
+
+
+def _ema(old: float | None, new: float, weight: float = 0.3) -> float:
+    return new if old is None else (1 - weight) * old + weight * new
+
+
+def frames_agree(a: bytes, b: bytes, *, level: int = 40, tolerance: float = 0.0005) -> bool:
+    """Whether two captures show the same screen: both reduced to one size in grey (area
+    averaging smooths JPEG and scaling noise), and at most ``tolerance`` of the pixels differ by
+    more than ``level``. A blinking text cursor (Editor's 500 ms blink, a few pixels) stays
+    under it; a spinner, a video or a transition does not."""
+    if a == b:
+        return True
+    import cv2
+    import numpy as np
+
+    ia = cv2.imdecode(np.frombuffer(a, np.uint8), cv2.IMREAD_GRAYSCALE) if a else None
+    ib = cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_GRAYSCALE) if b else None
+    if ia is None or ib is None:
+        return False
+    w, h = max(8, ib.shape[1] // 2), max(8, ib.shape[0] // 2)
+    ra = cv2.resize(ia, (w, h), interpolation=cv2.INTER_AREA)
+    rb = cv2.resize(ib, (w, h), interpolation=cv2.INTER_AREA)
+    return float((cv2.absdiff(ra, rb) > level).mean()) <= tolerance
 
 
 class FrameInfo(BaseModel):
@@ -63,6 +91,9 @@ class ObserveMeta(BaseModel):
     dumps: int = 0
     settled: bool = True
     settle_ms: float = 0.0
+    settle_method: str = Field("dumps", description="dumps | frame-check | androidworld")
+    frame_checks: int = 0
+    frame: FrameInfo | None = Field(None, exclude=True, description="A full frame the settle took (reused).")
     blank_retries: int = 0
     hierarchy_source: str = ""
     hierarchy_warnings: list[str] = Field(default_factory=list)
@@ -123,6 +154,10 @@ class Observer:
         self._u2_shot_ok = u2 is not None
         self._u2_dump_ok = u2 is not None
         self._u2_failures = 0
+        self._frame_check_ok = u2 is not None
+        #: measured costs (moving averages, ms): what the settle strategy is chosen by
+        self.dump_ms: float | None = None
+        self.small_frame_ms: float | None = None
         self.recoveries: list[str] = []  # how hierarchy dumps were recovered (for StepInfo / tests)
         self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix=f"observe-{shell.serial}")
 
@@ -265,35 +300,159 @@ class Observer:
             return None
 
     # --- settle ------------------------------------------------------------------------------------
+    def _timed_dump(self, meta: ObserveMeta | None = None) -> tuple[str, str]:
+        """One hierarchy dump, its cost folded into :attr:`dump_ms` (a moving average) and
+        added to ``meta.timings_ms["dumps"]``."""
+        t = time.perf_counter()
+        out = self.hierarchy_xml()
+        ms = (time.perf_counter() - t) * 1e3
+        self.dump_ms = _ema(self.dump_ms, ms)
+        if meta is not None:
+            meta.timings_ms["dumps"] = meta.timings_ms.get("dumps", 0.0) + ms
+        return out
+
+    def _timed_shot(self, meta: ObserveMeta) -> FrameInfo:
+        """The policy's screenshot, its duration recorded as ``meta.timings_ms["screencap"]``."""
+        t = time.perf_counter()
+        fr = self._safe_screenshot()
+        meta.timings_ms["screencap"] = (time.perf_counter() - t) * 1e3
+        return fr
+
+    def small_frame(self) -> FrameInfo:
+        """A downscaled JPEG of the screen (uiautomator2's ``takeScreenshot(scale, quality)``),
+        its cost folded into :attr:`small_frame_ms`. Only for telling frames apart."""
+        t = time.perf_counter()
+        try:
+            b64 = self.u2.jsonrpc.takeScreenshot(SMALL_FRAME_SCALE, 60)
+            data = base64.b64decode(b64) if b64 else b""
+        except Exception as e:  # noqa: BLE001 - the frame check is an optimisation: fall back to dumps
+            if not self.shell.alive():
+                raise
+            self._frame_check_ok = False
+            return FrameInfo(error=f"{type(e).__name__}: {e}"[:200])
+        self.small_frame_ms = _ema(self.small_frame_ms, (time.perf_counter() - t) * 1e3)
+        return FrameInfo(data=data, format="jpeg", source="u2-small")
+
+    def frame_check_pays(self) -> bool:
+        """Whether a frame difference is the cheaper way to confirm a dump: only with
+        uiautomator2's screenshots, once a dump has proved expensive (≥ 150 ms), and while a
+        small frame costs under half a dump (measured, so a fast phone keeps two dumps)."""
+        if self.u2 is None or not self._u2_shot_ok or not self._frame_check_ok or self.dump_ms is None:
+            return False
+        if self.dump_ms < 150.0:
+            return False
+        return self.small_frame_ms is None or self.small_frame_ms < 0.5 * self.dump_ms
+
     def settle(self, mode: SettleMode = "hierarchy", cap_s: float = 3.0, interval_s: float = 0.08,
-               min_wait_s: float = 0.0) -> tuple[str | None, ObserveMeta]:
-        """Sample until two consecutive samples agree (or ``cap_s``); returns the last dump."""
+               min_wait_s: float = 0.0, *, with_frame: bool = False,
+               fixed_s: float = 1.0) -> tuple[str | None, ObserveMeta]:
+        """Wait until the screen has settled after an action; returns the settled dump (which
+        *is* the observation's: never dumped again) and how the wait went.
+
+        * ``hierarchy`` — adaptive. While dumps are cheap, sample until two consecutive dumps
+          agree, no more often than every ``interval_s`` (a dump that itself took longer is not
+          followed by a sleep). Once dumps prove expensive (a real phone: hundreds of ms), one
+          dump is confirmed by a frame difference instead: a frame taken as the dump starts and a
+          small frame after it; equal frames mean the screen did not move while it was walked.
+          With ``with_frame`` the first frame is the full screenshot the policy will see, taken
+          concurrently with the dump (``meta.frame``), so the observation costs no extra capture.
+        * ``frame`` — full frames until two agree. ``none`` — nothing.
+        * ``fixed`` — sleep ``fixed_s`` (what MobileGym's CLI, droidrun and Open-AutoGLM do: 1 s).
+        * ``androidworld`` — AndroidWorld's ``_get_stable_state`` (google-research/android_world
+          ``android_world/env/interface.py``): the UI must equal the previous sample three times
+          in a row, samples 0.5 s apart, at most 6 s.
+
+        A screen still moving at ``cap_s`` ends the wait with the last dump and
+        ``meta.settled=False``; a dump that fails every recovery raises
+        :class:`HierarchyUnavailable`, never an empty screen.
+        """
         meta = ObserveMeta()
         t0 = time.perf_counter()
         if min_wait_s:
             time.sleep(min_wait_s)
-        if mode == "none":
-            meta.settle_ms = (time.perf_counter() - t0) * 1e3
-            return None, meta
-        prev: str | None = None
         xml: str | None = None
-        while True:
-            if mode == "hierarchy":
-                xml, meta.hierarchy_source = self.hierarchy_xml()
-                key = _VOLATILE.sub(r"\1\2", xml)
+        if mode == "fixed":
+            time.sleep(fixed_s)
+        elif mode == "androidworld":
+            xml = self._settle_androidworld(meta)
+        elif mode == "frame":
+            self._settle_frames(meta, cap_s, interval_s, t0)
+        elif mode == "hierarchy":
+            if self.frame_check_pays():
+                xml = self._settle_frame_checked(meta, cap_s, t0, with_frame)
             else:
-                fr = self.screenshot()
-                key = hashlib.sha1(fr.data).hexdigest() if fr.data else ""
+                xml = self._settle_dumps(meta, cap_s, interval_s, t0)
+        meta.settle_ms = (time.perf_counter() - t0) * 1e3
+        return xml, meta
+
+    def _settle_dumps(self, meta: ObserveMeta, cap_s: float, interval_s: float, t0: float) -> str:
+        prev: str | None = None
+        while True:
+            ts = time.perf_counter()
+            xml, meta.hierarchy_source = self._timed_dump(meta)
             meta.dumps += 1
+            key = _VOLATILE.sub(r"\1\2", xml)
             if prev is not None and key == prev:
-                break
+                return xml
             prev = key
             if time.perf_counter() - t0 > cap_s:
                 meta.settled = False
-                break
+                return xml
+            time.sleep(max(0.0, interval_s - (time.perf_counter() - ts)))
+
+    def _settle_frame_checked(self, meta: ObserveMeta, cap_s: float, t0: float, with_frame: bool) -> str:
+        meta.settle_method = "frame-check"
+        while True:
+            first = self._pool.submit(self._timed_shot, meta) if with_frame else self._pool.submit(self.small_frame)
+            xml, meta.hierarchy_source = self._timed_dump(meta)
+            meta.dumps += 1
+            before = first.result()
+            after = self.small_frame()
+            meta.frame_checks += 1
+            if with_frame:
+                meta.frame = before
+            if not self._frame_check_ok or before.error or after.error:  # no frames: confirm with dumps
+                meta.settle_method = "dumps"
+                return self._settle_dumps(meta, cap_s, 0.0, t0)
+            if frames_agree(before.data, after.data):
+                return xml
+            if time.perf_counter() - t0 > cap_s:
+                meta.settled = False
+                return xml
+
+    def _settle_frames(self, meta: ObserveMeta, cap_s: float, interval_s: float, t0: float) -> None:
+        prev: str | None = None
+        while True:
+            fr = self.screenshot()
+            key = hashlib.sha1(fr.data).hexdigest() if fr.data else ""
+            meta.dumps += 1
+            if prev is not None and key == prev:
+                return
+            prev = key
+            if time.perf_counter() - t0 > cap_s:
+                meta.settled = False
+                return
             time.sleep(interval_s)
-        meta.settle_ms = (time.perf_counter() - t0) * 1e3
-        return (xml if mode == "hierarchy" else None), meta
+
+    def _settle_androidworld(self, meta: ObserveMeta, threshold: int = 3, sleep_s: float = 0.5,
+                             timeout_s: float = 6.0) -> str:
+        meta.settle_method = "androidworld"
+        xml, meta.hierarchy_source = self._timed_dump(meta)
+        meta.dumps += 1
+        prior = _VOLATILE.sub(r"\1\2", xml)
+        stable, elapsed = 0, 0.0
+        while stable < threshold and elapsed < timeout_s:
+            time.sleep(sleep_s)
+            elapsed += sleep_s
+            xml, meta.hierarchy_source = self._timed_dump(meta)
+            meta.dumps += 1
+            key = _VOLATILE.sub(r"\1\2", xml)
+            if key == prior:
+                stable += 1
+            else:
+                stable, prior = 0, key
+        meta.settled = stable >= threshold
+        return xml
 
     # --- the observation -----------------------------------------------------------------------------
     def observe(self, *, step: int, display: tuple[int, int], density: int, rotation: int = 0,
@@ -303,12 +462,14 @@ class Observer:
         t0 = time.perf_counter()
         # the screenshot and `dumpsys window` run while this thread dumps the hierarchy:
         # three independent adb streams, so a phone serves them at the same time
-        shot_f = self._pool.submit(self._safe_screenshot) if self.screenshots else None
+        have = meta.frame if self.screenshots and meta.frame is not None and not meta.frame.error else None
+        meta.frame = None
+        shot_f = self._pool.submit(self._timed_shot, meta) if self.screenshots and have is None else None
         win_f = self._pool.submit(self.window)
         if xml is None:
-            xml, meta.hierarchy_source = self.hierarchy_xml()
+            xml, meta.hierarchy_source = self._timed_dump(meta)
             meta.dumps += 1
-        frame = shot_f.result() if shot_f is not None else FrameInfo()
+        frame = have or (shot_f.result() if shot_f is not None else FrameInfo())
         t_shot = time.perf_counter()
         if frame.error:
             meta.screenshot, meta.screenshot_error = "failed", frame.error
@@ -319,7 +480,7 @@ class Observer:
         hier: Hierarchy | None = None
         for attempt in range(blank_retries + 1):
             if xml is None:
-                xml, meta.hierarchy_source = self.hierarchy_xml()
+                xml, meta.hierarchy_source = self._timed_dump(meta)
                 meta.dumps += 1
             try:
                 hier = parse_hierarchy(xml, screen=(W, H))

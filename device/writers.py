@@ -59,7 +59,7 @@ from pydantic import BaseModel, Field
 from actionmap.apps import registry
 from actionmap.patch import StatePatch
 from actionmap.worldstate import Alarm, CalendarEvent, Call, Contact, FileEntry, Message, Timer
-from device.adbshell import DeviceLost, Shell
+from device.adbshell import DeviceCommandError, DeviceLost, Shell
 from device.parsers import ParseError, parse_settings_get
 from device.readers import (MIME_NOTE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA, URI_EVENTS, URI_RAW_CONTACTS,
                             URI_SMS, UIProbe, content_query, has_tag, open_alarm_list, invisible_marker, local_to_ms, marker,
@@ -297,6 +297,11 @@ class Journal(BaseModel):
     alarms_at_start: list[tuple[int, int, str]] | None = Field(
         None, description="(hour, minute, label) of every alarm the start-of-episode probe saw; on a "
                           "dedicated test phone, alarms beyond these are the episode's and are deleted.")
+    settings_at_start: dict[str, Any] | None = Field(
+        None, description="Every settable setting once setup was done: what the episode changes is put back.")
+    files_at_start: list[tuple[str, int]] | None = Field(
+        None, description="(path, size) of shared-storage files once setup was done (dedicated test phones): "
+                          "files the episode moved are moved back, files it added are removed.")
     path: str | None = Field(None, exclude=True)
 
     def save(self) -> None:
@@ -625,10 +630,88 @@ class DeviceWriter:
 
     # --- the episode's own rows ----------------------------------------------------------------
     def mark_episode(self, j: Journal) -> None:
-        """Remember each provider's highest ``_id`` now (after setup, before the policy acts)."""
+        """Remember each provider's highest ``_id``, every settable setting and (on dedicated test
+        phones) the shared-storage files now — after setup, before the policy acts."""
         for kind, (uri, _col, _vals) in self._episode_rows().items():
             j.episode_marks[kind] = _max_id(self.shell, uri)
+        j.settings_at_start = self._settings_now()
+        if self.destructive:
+            j.files_at_start = self._files_now()
         j.save()
+
+    def _settings_now(self) -> dict[str, Any] | None:
+        """The settable settings as the system has them (services for service-mirrored ones)."""
+        from device.readers import StateReader
+
+        try:
+            st = StateReader(self.shell).settings()
+        except (ParseError, DeviceCommandError):
+            return None
+        return {f: v for f, v in st.model_dump().items() if f in _RAW and v is not None}
+
+    def _files_now(self) -> list[tuple[str, int]] | None:
+        from device.readers import StateReader
+
+        try:
+            files = StateReader(self.shell).files(self.tz)
+        except (ParseError, DeviceCommandError):
+            return None
+        return [(f.path, int(f.size or 0)) for f in files if f.kind != "dir"]
+
+    def _undo_episode_settings(self, j: Journal, rep: "TeardownReport") -> None:
+        """Put back every setting the episode itself changed (through the Settings app, quick
+        settings …) to its value at the start of the episode, through the same service commands
+        and verification setup uses. A phone is handed back with the radios and modes it had."""
+        if not j.settings_at_start:
+            return
+        now = self._settings_now() or {}
+        for field, want in j.settings_at_start.items():
+            if field in now and now[field] != want:
+                try:
+                    set_setting(self.shell, field, want, SettingsJournal())  # back to the start: nothing to undo
+                    rep.restored.append(f"episode settings.{field}={want!r}")
+                except SetupError as e:
+                    rep.left.append(f"settings.{field} changed by the episode could not be put back: {e}"[:300])
+
+    def _undo_episode_files(self, j: Journal, rep: "TeardownReport") -> None:
+        """Dedicated test phones: files the episode moved or renamed go back (a vanished file and a
+        new one of the same size are one move); files it added are removed; a file it deleted
+        cannot be brought back and is listed in ``left``."""
+        if j.files_at_start is None:
+            return
+        now = self._files_now()
+        if now is None:
+            rep.left.append("files: could not list shared storage to undo the episode's file changes")
+            return
+        before = dict(j.files_at_start)
+        after = dict(now)
+        ours = {f.path for f in j.files}
+        vanished = [p for p in before if p not in after]
+        appeared = [p for p in after if p not in before]
+        for old in vanished:
+            twin = next((p for p in appeared if after[p] == before[old]
+                         and p.rsplit("/", 1)[-1] == old.rsplit("/", 1)[-1]), None) or \
+                next((p for p in appeared if after[p] == before[old]), None)
+            if twin is None:
+                if old not in ours:
+                    rep.left.append(f"file {old} was deleted by the episode and cannot be restored")
+                continue
+            parent = old.rsplit("/", 1)[0]
+            self.shell.run(["mkdir", "-p", parent])
+            self.shell.run(["mv", twin, old])
+            if self._exists(old) and not self._exists(twin):
+                appeared.remove(twin)
+                rep.removed["episode file moves undone"] = rep.removed.get("episode file moves undone", 0) + 1
+            else:
+                rep.left.append(f"file {old} moved by the episode to {twin}: could not move it back")
+        for p in appeared:
+            if p in ours:
+                continue
+            self.shell.run(["rm", p])
+            if self._exists(p):
+                rep.left.append(f"file {p} added by the episode could not be removed")
+            else:
+                rep.removed["episode files"] = rep.removed.get("episode files", 0) + 1
 
     def _episode_rows(self) -> dict[str, tuple[str, str | None, tuple[str, ...] | None]]:
         return {**EPISODE_ROWS, **(EPISODE_ROWS_DESTRUCTIVE if self.destructive else {})}
@@ -647,6 +730,14 @@ class DeviceWriter:
                    and int(str(r.get("_id"))) > mark and not (col and (r.get(col) or "") not in (vals or ()))]
             target = uri + ("?caller_is_syncadapter=true" if kind == "contacts" else "")
             delete_rows_verified(self.shell, f"episode {kind}", uri, ids, rep, delete_uri=target)
+            if kind == "messages" and self.restricted_sms and self.destructive and self.sms_writable:
+                # drafts/outbox/failed/queued rows are outside the shell's restricted view, so they
+                # cannot be listed or checked; SmsProvider.delete works on the whole table, so on a
+                # dedicated test phone the episode's hidden rows go by selection (unverifiable)
+                self.shell.run(["content", "delete", "--uri", URI_SMS, "--where",
+                                f"_id>{int(mark)} AND type IN (3,4,5,6)"])
+                rep.restored.append("episode SMS drafts/outbox/failed/queued above the episode mark deleted "
+                                    "(not verifiable under the restricted view)")
 
     # --- record adders -------------------------------------------------------------------------
     def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
@@ -872,6 +963,7 @@ class DeviceWriter:
         rep = TeardownReport(tag=j.tag)
         # what the episode itself wrote through the apps (texts it sent, contacts it created ...)
         self._undo_episode_rows(j, rep)
+        self._undo_episode_files(j, rep)
         # records: find every row that carries the marker (also from crashed runs' journals)
         self._delete_marked_contacts(j.tag, rep)
         for kind, uri, col in (("messages", URI_SMS, "subject"), ("events", URI_EVENTS, "description"),
@@ -917,7 +1009,8 @@ class DeviceWriter:
         if j.timer_labels:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
-        # settings: field-level first (service commands), then exact raw values
+        # settings: what the episode changed back to its start, then what setup changed back to before
+        self._undo_episode_settings(j, rep)
         for ch in reversed(j.settings):
             if ch.old is None:
                 continue

@@ -96,6 +96,11 @@ class InputCommands:
             return 0
         cmd, rest = args[0], args[1:]
         phone = self.phone
+        if cmd in ("text", "keyevent", "tap", "swipe", "draganddrop", "press", "roll", "motionevent",
+                   "keycombination"):
+            from .u2server import spend
+
+            await spend(phone.knobs.input_cmd_ms)  # `cmd input`: the binder call, injected and waited for
         if cmd == "text":
             if not rest:
                 return await self._exception(ctx, cmd, "java.lang.IllegalArgumentException: Argument expected after \"text\"")
@@ -192,7 +197,9 @@ class InputCommands:
         if path is not None and path.endswith(".png"):
             png = True
         data = await self.phone.acall(self.phone.screenshot_png)
-        from .u2server import clipboard_overlay
+        from .u2server import clipboard_overlay, spend
+
+        await spend(self.phone.knobs.screencap_png_ms if png else self.phone.knobs.screencap_raw_ms)
 
         overlay = clipboard_overlay(self.phone)
         if overlay.visible:  # SystemUI's clipboard overlay is on screen (Android 13+)
@@ -251,6 +258,9 @@ class InputCommands:
         target = next((a for a in args[1:] if not a.startswith("--")), "/sdcard/window_dump.xml")
         xml = await phone.acall(phone.hierarchy_xml, True)
         xml = await phone.acall(lambda: screen_xml(phone, xml, overlay=False))  # active window only
+        from .u2server import dump_cost_ms, spend
+
+        await spend(phone.knobs.shell_dump_ms + dump_cost_ms(phone, xml))  # app_process start + the walk
         data = xml.encode("utf-8")
         if target in ("/dev/tty", "/dev/stdout", "/proc/self/fd/1"):
             await ctx.out(data + f"UI hierchary dumped to: {target}\n".encode())

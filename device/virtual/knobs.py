@@ -39,17 +39,45 @@ Defaults, and why:
 * ``google_account=None`` — no account on the phone (so it has no calendar at all). An
   address (``user@gmail.com``) models a phone signed in to Google: its ``com.google``
   calendar syncs to that person's cloud, and s2r must never write into it.
+* ``timing="fast"`` — what a capture or a command *costs* on the phone. ``fast`` (the default,
+  and what the tests use) adds nothing: a dump takes what rendering the sim takes (~17 ms), a
+  screencap a few tens of ms. ``realistic`` sets the cost knobs below from published figures
+  for a mid-range phone (1080×2400), so a settle strategy can be measured against the fixed
+  sleeps peers use (``s2r bench device``). Any cost knob given explicitly wins over the preset.
+
+Timing knobs (milliseconds; all 0 under ``fast``) and the ``realistic`` values:
+
+* ``dump_ms`` + ``dump_node_ms`` × nodes — uiautomator2's ``dumpWindowHierarchy``, which walks
+  every AccessibilityNodeInfo over binder, so it grows with the tree: 250 + 6/node (a 60-node
+  screen: ~610 ms). Users report dumps "80–100× slower than a screenshot" of the same page
+  (openatx/uiautomator2#1122) and 6–15 s on heavy screens (openatx/uiautomator2#867); a dump
+  right after an activity start takes 1–4 s (dtmilano/CulebraTester2-public#17).
+* ``shell_dump_ms`` — what ``uiautomator dump`` adds on top: it starts a fresh Java process
+  through ``app_process`` ("already about 800 ms", Genymobile/scrcpy#112): 800.
+* ``screencap_png_ms`` — ``screencap -p`` of a full frame: the capture (~250 ms) plus PNG
+  encoding (scrcpy#112: "screencap takes 250ms or so to capture", PNG far longer;
+  MangetsuC/arkHelper#16: PNG through a pipe 500–800 ms, raw 250–300 ms): 650.
+  ``screencap_raw_ms`` — the same without ``-p`` (no encoding): 280.
+* ``screencap_jpeg_ms`` — uiautomator2's ``takeScreenshot`` (an in-process capture and a JPEG
+  encode) at scale 1: 150; a downscaled frame costs the capture share (40 %) plus the encode
+  share × scale².
+* ``u2_rpc_ms`` — one JSON-RPC round trip to uiautomator2's server through the adb forward: 40
+  (the client's debug log in openatx/uiautomator2#10: request 47.182 → response 47.225).
+* ``input_cmd_ms`` — an ``input`` command (``cmd input`` over binder, the event injected and
+  waited for): 120.
+* ``animation_ms`` — 400 under ``realistic``: AOSP's ``config_mediumAnimTime``
+  (frameworks/base ``core/res/res/values/config.xml``: short 200, medium 400, long 500).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from actionmap.apps import APP_IDS
 
-__all__ = ["FlakyTransport", "PhoneKnobs", "DEFAULT_IME", "ADB_KEYBOARD_IME", "U2_IME", "ANDROID_SDK",
+__all__ = ["FlakyTransport", "PhoneKnobs", "TIMING_PRESETS", "DEFAULT_IME", "ADB_KEYBOARD_IME", "U2_IME", "ANDROID_SDK",
            "PERMISSIVE_IMES"]
 
 #: The AOSP keyboard (what a stock phone types with).
@@ -62,6 +90,14 @@ U2_IME = "com.github.uiautomator/.AdbKeyboard"
 PERMISSIVE_IMES = [DEFAULT_IME, ADB_KEYBOARD_IME, U2_IME]
 #: Android release → API level (``ro.build.version.sdk``).
 ANDROID_SDK: dict[int, int] = {11: 30, 13: 33, 14: 34, 15: 35}
+#: The cost knobs each ``timing`` preset sets (sources: the module docstring).
+TIMING_PRESETS: dict[str, dict[str, float]] = {
+    "fast": {"dump_ms": 0.0, "dump_node_ms": 0.0, "shell_dump_ms": 0.0, "screencap_png_ms": 0.0,
+             "screencap_raw_ms": 0.0, "screencap_jpeg_ms": 0.0, "u2_rpc_ms": 0.0, "input_cmd_ms": 0.0},
+    "realistic": {"dump_ms": 250.0, "dump_node_ms": 6.0, "shell_dump_ms": 800.0, "screencap_png_ms": 650.0,
+                  "screencap_raw_ms": 280.0, "screencap_jpeg_ms": 150.0, "u2_rpc_ms": 40.0, "input_cmd_ms": 120.0,
+                  "animation_ms": 400},
+}
 
 
 class FlakyTransport(BaseModel):
@@ -106,6 +142,34 @@ class PhoneKnobs(BaseModel):
     installed_imes: list[str] = Field(default_factory=lambda: [DEFAULT_IME],
                                       description="IMEs installed on the phone (the first is the default). A stock "
                                                   "phone has only its keyboard; permissive phones get the ADB ones.")
+    timing: Literal["fast", "realistic"] = Field("fast", description="Cost preset: 'fast' (no added cost) or "
+                                                                     "'realistic' (a mid-range phone's).")
+    dump_ms: float = Field(0.0, ge=0, le=60000, description="Fixed cost of a uiautomator2 hierarchy dump.")
+    dump_node_ms: float = Field(0.0, ge=0, le=1000, description="Added cost per node of a hierarchy dump.")
+    shell_dump_ms: float = Field(0.0, ge=0, le=60000, description="What `uiautomator dump` adds (app_process).")
+    screencap_png_ms: float = Field(0.0, ge=0, le=60000, description="Cost of `screencap -p` (full frame).")
+    screencap_raw_ms: float = Field(0.0, ge=0, le=60000, description="Cost of `screencap` without -p.")
+    screencap_jpeg_ms: float = Field(0.0, ge=0, le=60000, description="Cost of u2 takeScreenshot at scale 1.")
+    u2_rpc_ms: float = Field(0.0, ge=0, le=10000, description="Round trip of one uiautomator2 JSON-RPC call.")
+    input_cmd_ms: float = Field(0.0, ge=0, le=10000, description="Cost of one `input` shell command.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _timing_preset(cls, data: Any) -> Any:
+        """``timing`` fills the cost knobs it names; a knob given explicitly keeps its value."""
+        if isinstance(data, dict) and data.get("timing") is not None:
+            preset = TIMING_PRESETS.get(str(data["timing"]))
+            if preset is not None:
+                data = {**preset, **data}
+        return data
+
+    def jpeg_ms(self, scale: float = 1.0) -> float:
+        """What a u2 screenshot at ``scale`` costs: the capture share is fixed, the encode ∝ pixels."""
+        return self.screencap_jpeg_ms * (0.4 + 0.6 * scale * scale)
+
+    def dump_cost_ms(self, nodes: int) -> float:
+        """What a uiautomator2 hierarchy dump of ``nodes`` nodes costs."""
+        return self.dump_ms + self.dump_node_ms * max(0, nodes)
 
     @model_validator(mode="before")
     @classmethod

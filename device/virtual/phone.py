@@ -144,6 +144,10 @@ class VirtualPhone:
         self._anim_from: bytes = b""
         self._last_action_at = 0.0
         self._ime_rect: tuple[int, int, int, int] | None = None
+        #: a screen that keeps moving (a video, a spinner) until this ``time.monotonic()``
+        #: deadline (0 = still): every frame differs, the accessibility tree does not, and
+        #: ``uiautomator dump`` cannot get idle (see android_input.InputCommands.uiautomator)
+        self.animating_until = 0.0
         # on-demand device ports (uiautomator2's server) and their live processes
         self._on_demand: dict[int, ConnectionHandler] = {}
         self._open_ports: dict[int, int] = {}
@@ -496,7 +500,9 @@ class VirtualPhone:
             obs = self._render_locked(True)
             png = obs.screenshot
             left = self.animating()
-            if left > 0 and self._anim_from and self._anim_from != png:
+            if time.monotonic() < self.animating_until:  # a spinner: this frame is not the last one
+                png = _spinner(png, time.monotonic())
+            elif left > 0 and self._anim_from and self._anim_from != png:
                 alpha = 1.0 - left / max(1.0, self.animation_ms())
                 png = _crossfade(self._anim_from, png, alpha)
             else:
@@ -890,6 +896,27 @@ def _crossfade(a: bytes, b: bytes, alpha: float) -> bytes:
     out = cv2.addWeighted(ia, 1.0 - alpha, ib, alpha, 0)
     ok, buf = cv2.imencode(".png", out, [cv2.IMWRITE_PNG_COMPRESSION, 1])
     return buf.tobytes() if ok else b
+
+
+def _spinner(png: bytes, t: float) -> bytes:
+    """The frame with a spinner drawn at its centre, turned to where it is at time ``t``
+    (one turn a second): consecutive captures differ, as on a screen that keeps animating."""
+    import math
+
+    import cv2
+    import numpy as np
+
+    img = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+    if img is None:
+        return png
+    h, w = img.shape[:2]
+    r = max(8, min(w, h) // 8)
+    a = (t % 1.0) * 2 * math.pi
+    cx, cy = w // 2, h // 2
+    cv2.circle(img, (cx, cy), r, (60, 60, 60), -1)
+    cv2.line(img, (cx, cy), (int(cx + r * math.cos(a)), int(cy + r * math.sin(a))), (250, 250, 250), max(3, r // 5))
+    ok, buf = cv2.imencode(".png", img, [cv2.IMWRITE_PNG_COMPRESSION, 1])
+    return buf.tobytes() if ok else png
 
 
 def _resize_png(png: bytes, w: int, h: int) -> bytes:

@@ -124,6 +124,27 @@ class PhoneLike(Protocol):
     def info(self) -> dict[str, Any]: ...
 
 
+# ============================================================================ costs
+def _knob(phone: Any, name: str) -> float:
+    """A timing knob of the phone (0 for a phone without knobs: no added cost)."""
+    return float(getattr(getattr(phone, "knobs", None), name, 0.0) or 0.0)
+
+
+async def spend(ms: float) -> None:
+    """Take ``ms`` of the phone's time, as the real capture or command would (the ``timing``
+    knobs of :mod:`device.virtual.knobs`; 0 under ``timing="fast"``). Sleeps off the phone's
+    lock, so concurrent requests overlap as they do on a phone."""
+    if ms > 0:
+        await asyncio.sleep(ms / 1000)
+
+
+def dump_cost_ms(phone: Any, xml: str) -> float:
+    """A hierarchy dump's cost: fixed part + per node (``AccessibilityNodeInfoDumper`` walks
+    every node over binder)."""
+    kn = getattr(phone, "knobs", None)
+    return kn.dump_cost_ms(xml.count("<node ")) if kn is not None and hasattr(kn, "dump_cost_ms") else 0.0
+
+
 # ============================================================================ errors
 class RpcError(Exception):
     """A JSON-RPC error object: ``{"code", "message", "data"}``."""
@@ -778,6 +799,7 @@ class U2Server:
         params = req.get("params")
         fn = self._methods.get(name)
         t0 = time.perf_counter()
+        await spend(_knob(self.phone, "u2_rpc_ms"))  # the HTTP round trip through the adb forward
         try:
             if fn is None:
                 raise RpcError(_METHOD_NOT_FOUND, "method not found", f"no method {name!r} on the uiautomator2 server")
@@ -961,6 +983,8 @@ class U2Server:
             raise _invalid(f"scale must be in (0, 1], got {s}")
         q = min(max(q, 1), 100)
         png = await self._call(self.phone.screenshot_png)
+        kn = getattr(self.phone, "knobs", None)
+        await spend(kn.jpeg_ms(s) if kn is not None and hasattr(kn, "jpeg_ms") else 0.0)
         overlay = clipboard_overlay(self.phone)
         if overlay.visible:  # SystemUI draws its clipboard overlay over the app
             png = await self._call(overlay.draw, png)
@@ -978,6 +1002,7 @@ class U2Server:
         depth = None if maxDepth is None else _to_int(maxDepth, "maxDepth")
         xml = await self._call(self.phone.hierarchy_xml, False)
         xml = await self._call(screen_xml, self.phone, xml)  # decor chain, SystemUI's overlay
+        await spend(dump_cost_ms(self.phone, xml))
         if not comp and depth is None:
             return xml
         tree = parse_tree(xml)
