@@ -299,7 +299,8 @@ def probe_services(shell: Shell) -> dict[str, ServiceProbe]:
     for name, argv in SERVICE_PROBES.items():
         r = _run(shell, argv)
         text = r.text.strip()
-        if name == "bluetooth" and "Can't find service" in text:  # before Android 13: `svc bluetooth`
+        if name == "bluetooth" and ("Can't find service" in text or "No shell command implementation" in text):
+            # before Android 13 the service has no shell command: `svc bluetooth` does it
             r2 = _run(shell, ["svc", "bluetooth"])
             if "enable" in r2.text and not _MISSING.search(r2.text):
                 out[name] = ServiceProbe(command="svc bluetooth", available=True, detail=r2.text.strip()[:80])

@@ -66,6 +66,18 @@ def without_run_tags(elements: list[UIElement]) -> list[UIElement]:
     return out
 
 
+def _unsynced_local_calendar(shell: Shell) -> str | None:
+    """The lowest-id calendar of account type LOCAL (syncs to no one's cloud), if any."""
+    from device.readers import URI_CALENDARS, content_query
+
+    try:
+        rows = content_query(shell, URI_CALENDARS, ("_id", "account_type"))
+    except ParseError:
+        return None
+    ids = [int(str(r["_id"])) for r in rows if r.get("account_type") == "LOCAL" and str(r.get("_id") or "").isdigit()]
+    return str(min(ids)) if ids else None
+
+
 class DeviceNotReady(RuntimeError):
     """Preflight found a problem that blocks episodes (locked, input refused, no size)."""
 
@@ -313,7 +325,7 @@ class DeviceEnv:
             w.sms_why = ("SMS rows cannot be written by the shell on this phone (WRITE_SMS app-op of "
                          "com.android.shell is not allow); a dedicated test phone can allow it with --grant-appops "
                          "(s2r restores the mode at close)") if sms_mode == "grant_needed" else ""
-        if caps is None or caps.calendar.local_writable is not False:
+        if caps is None or caps.calendar.local_writable is not False or self.root_shell:
             from device.writers import new_tag
 
             cid, detail = create_local_calendar(self.shell, new_tag())
@@ -321,6 +333,11 @@ class DeviceEnv:
                 self.session.calendars.append(cid)
                 self._save_session()
                 w.calendar_id = cid
+            elif self.root_shell and (local := _unsynced_local_calendar(self.shell)) is not None:
+                # a rooted emulator whose provider takes no new calendar: its own LOCAL calendar
+                # syncs nowhere, and the events setup writes there are tagged and removed as usual
+                w.calendar_id = local
+                self.warnings.append(f"{detail}; using the emulator's own LOCAL calendar {local}")
             else:
                 w.calendar_why = f"no calendar s2r may write into: {detail}"
         else:

@@ -175,6 +175,7 @@ def test_an_adb_keyboard_the_user_installed_is_used_and_their_ime_restored(tmp_p
     from device.env import DeviceEnv
     from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME
 
+    (tmp_path / "adb").mkdir()
     host = start_adb_server(tmp_path / "adb")
     phone = start_phone(host, sim_pool, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
     env = DeviceEnv(phone.serial, journal_dir=str(tmp_path / "j"))

@@ -343,6 +343,11 @@ class SettingsCommands:
 
     async def svc(self, ctx: CommandContext) -> int:
         args = ctx.args
+        if len(args) == 1 and args[0] in _SVC_HELP:
+            # a sub-command without its verb prints that command's long help (Svc.java: the
+            # command throws IllegalArgumentException and Svc prints longHelp()), exit 0
+            await ctx.out(_SVC_HELP[args[0]])
+            return 0
         if len(args) < 2:
             await ctx.out("Available commands:\n    help     Show information about the subcommands\n"
                           "    power    Control the power manager\n    data     Control mobile data connectivity\n"
@@ -366,6 +371,16 @@ class SettingsCommands:
             return 0
         await ctx.err(f"svc {service}: unknown command '{verb}'\n")
         return 1
+
+
+#: ``svc X`` long help, from frameworks/base cmds/svc/src/com/android/commands/svc/*Command.java.
+_SVC_HELP = {
+    "wifi": "Control the Wi-Fi manager\n\nusage: svc wifi [enable|disable]\n         Turn Wi-Fi on or off.\n\n",
+    "data": "Control mobile data connectivity\n\nusage: svc data [enable|disable]\n         Turn mobile data on "
+            "or off.\n\n",
+    "bluetooth": "Control the Bluetooth service\n\nusage: svc bluetooth [enable|disable]\n         Turn Bluetooth on "
+                 "or off.\n\n",
+}
 
 
 def settings_commands(phone: "VirtualPhone") -> dict[str, CommandHandler]:
