@@ -203,6 +203,13 @@ def test_journal_persists_and_reloads(tmp_path: Path) -> None:
 
 
 # ============================================================================ on a virtual phone
+_TWEAKED = {"stay_on_while_plugged_in": "7", "window_animation_scale": "0", "transition_animation_scale": "0",
+            "animator_duration_scale": "0"}
+"""What DeviceEnv's tweaks set (device/preflight.py DeviceTweaks)."""
+_DEFAULTS: dict[str, str | None] = {}
+"""The phone's own values of those settings, read before the env started."""
+
+
 @pytest.fixture(scope="module")
 def phone_env(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[tuple[Any, Any, Any]]:
     from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
@@ -214,7 +221,9 @@ def phone_env(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterat
     env = None
     try:
         phone = start_phone(host, sim_pool)
-        env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")), alarm_probe=True)
+        _DEFAULTS.update({k: phone.settings.raw("global", k) for k in _TWEAKED})  # before s2r touches the phone
+        env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")), alarm_probe=True,
+                        grant_appops=True)  # a dedicated test phone: SMS setups may lift WRITE_SMS
         env.start()
         yield host, phone, env
     finally:
@@ -318,12 +327,17 @@ def test_crashed_run_is_cleaned_up_from_the_journal(phone_env: tuple[Any, Any, A
                       "add": {"events": [{"title": "Crash test", "start": "2027-02-01T09:00:00"}]}})
     env.journal = None  # the process "dies" without tearing down
     assert env.writer.pending() is not None
-    fresh = DeviceEnv(env.serial, journal_dir=env.options.journal_dir, alarm_probe=True)
+    fresh = DeviceEnv(env.serial, journal_dir=env.options.journal_dir, alarm_probe=True, grant_appops=True)
     fresh.start()  # finds the journal on disk and undoes it
-    assert fresh.last_teardown is not None and fresh.last_teardown.removed.get("events") == 1
+    # the crashed session's journal goes first: its LOCAL calendar (and the event in it) is deleted,
+    # then the crashed setup's journal restores the brightness
+    assert fresh.last_teardown is not None and "settings.brightness=128" in " ".join(fresh.last_teardown.restored)
+    assert not any(e.title == "Crash test" for e in fresh.read_state().events or [])
     after = _comparable(fresh.read_state())
     assert after == before
     fresh.close()
+    # the fresh env undid the "crashed" env's session (its tweaks): put them back for the tests after
+    env.tweaks.apply(stay_awake=env.options.stay_awake, no_animations=env.options.no_animations)
 
 
 def test_unsafe_task_refused_on_a_real_phone_only(phone_env: tuple[Any, Any, Any]) -> None:
@@ -344,16 +358,26 @@ def test_unsafe_task_refused_on_a_real_phone_only(phone_env: tuple[Any, Any, Any
 
 
 def test_stay_awake_and_animation_tweaks_are_restored(phone_env: tuple[Any, Any, Any]) -> None:
+    """The env's tweaks take effect, and undoing them gives back the values the phone had before the env
+    started (read in the fixture, so the check holds whichever test ran first)."""
     _host, phone, env = phone_env
     from device.preflight import DeviceTweaks
 
     raw = phone.settings.raw
-    before = {k: raw("global", k) for k in ("stay_on_while_plugged_in", *DeviceTweaks.ANIMATIONS)}
-    t = DeviceTweaks(env.shell)
+    now = lambda: {k: raw("global", k) for k in _TWEAKED}  # noqa: E731
+    # AOSP defaults (SettingsProvider res/values/defaults.xml): not plugged-in stay-on, animations at 1x
+    assert _DEFAULTS == {"stay_on_while_plugged_in": "0", "window_animation_scale": "1.0",
+                         "transition_animation_scale": "1.0", "animator_duration_scale": "1.0"}, _DEFAULTS
+    assert now() == _TWEAKED  # the env's tweaks took effect
+    assert env.tweaks is not None
+    assert env.session.raw.restore(env.shell) == []  # what close() runs for the tweaks
+    assert now() == _DEFAULTS
+    t = DeviceTweaks(env.shell)  # a standalone set of tweaks on the untouched phone: same round trip
     t.apply()
-    assert raw("global", "animator_duration_scale") == "0"
-    assert t.restore() == []
-    assert {k: raw("global", k) for k in before} == before
+    assert now() == _TWEAKED
+    assert t.restore() == [] and now() == _DEFAULTS
+    env.tweaks.apply(stay_awake=env.options.stay_awake, no_animations=env.options.no_animations)  # for later tests
+    assert now() == _TWEAKED
 
 
 def test_timer_setup_is_tagged_and_reported_as_left(phone_env: tuple[Any, Any, Any]) -> None:

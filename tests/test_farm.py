@@ -328,22 +328,30 @@ def test_a_crashed_session_is_undone_by_the_next(host: Any, pool: Any, tmp_path:
 
     from device.env import DeviceEnv
 
-    phone = start_phone(host, pool, seed=11)
+    from device.appops import appop_mode
+    from device.localcal import find_s2r_calendars
+    from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME
+
+    phone = start_phone(host, pool, seed=11, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
     raw = phone.settings.raw
     keys = [("global", "animator_duration_scale"), ("global", "stay_on_while_plugged_in"),
             ("secure", "default_input_method")]
     try:
         before = [raw(*k) for k in keys]
-        env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path))
+        env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path), grant_appops=True)
         env.start()
         assert raw("global", "animator_duration_scale") == "0"
         assert raw("secure", "default_input_method") == "com.android.adbkeyboard/.AdbIME"
+        assert appop_mode(env.shell, "WRITE_SMS") == "allow" and len(find_s2r_calendars(env.shell)) == 1
         env.observer.close()  # the host process "dies" here: no close()
         env2 = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path), stay_awake=False,
                          no_animations=False, adb_ime=False)
         env2.start()
         assert [raw(*k) for k in keys] == before
+        assert appop_mode(env2.shell, "WRITE_SMS") != "allow"  # the crashed session's grant is undone
+        assert [c["_id"] for c in find_s2r_calendars(env2.shell)] == env2.session.calendars  # only env2's own
         env2.close()
         assert not list(tmp_path.glob("*.session.json"))
+        assert find_s2r_calendars(env2.shell) == [] and env2.audit is not None and env2.audit.clean, env2.audit
     finally:
         stop_phone(host, phone)

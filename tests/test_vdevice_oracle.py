@@ -78,14 +78,21 @@ def test_editing_a_prefilled_field_on_the_device(backends: Any) -> None:
     assert rec.steps <= 12, rec.steps  # one pass of the skill, no retries
 
 
-def test_typing_falls_back_when_the_ime_broadcast_is_ignored(backends: Any) -> None:
-    """If the ADB keyboard stops being the current IME behind s2r's back, its broadcasts do
-    nothing; clearing and typing must then go through the next method, not report success."""
+def test_typing_falls_back_when_the_ime_broadcast_is_ignored(tmp_path: Any, sim_pool: Any) -> None:
+    """On a phone whose owner installed the ADB keyboard: if it stops being the current IME behind
+    s2r's back, its broadcasts do nothing; clearing and typing must then go through the next
+    method, not report success."""
+    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
+
+    from device.env import DeviceEnv
+    from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME
     from transfer.tasks.loader import get_template
 
     inst = get_template("contacts.edit_number").instantiate(1)
-    lease = backends.lease(_spec("contacts.edit_number", 1))
-    env = lease.env
+    (tmp_path / "adb").mkdir()
+    host = start_adb_server(tmp_path / "adb")
+    phone = start_phone(host, sim_pool, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
+    env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path / "j"))
     try:
         env.reset(inst)
         assert env.input.text_methods()[0] == "ime_broadcast"
@@ -101,7 +108,9 @@ def test_typing_falls_back_when_the_ime_broadcast_is_ignored(backends: Any) -> N
         assert next(e for e in obs.elements if e.resource_id.endswith("/first_name")).text == "Ann"
     finally:
         env.shell.run(["ime", "set", env.input.ime_current or ""])
-        lease.release(False)
+        env.close()
+        stop_phone(host, phone)
+        stop_adb_server(host)
 
 
 def test_a_setup_the_phone_cannot_reproduce_is_reported_apart(backends: Any, tmp_path: Path) -> None:

@@ -64,11 +64,29 @@ default: the sim's clock moves by a fixed step per action and a phone's follows 
 they differ as soon as a minute turns over on one side and not yet on the other."""
 
 
+DECOR_IDS: frozenset[str] = frozenset({"android:id/content", "android:id/statusBarBackground",
+                                       "android:id/navigationBarBackground"})
+_DECOR_CLASSES = ("android.widget.FrameLayout", "android.widget.LinearLayout")
+
+
+def is_window_decor(e: UIElement) -> bool:
+    """A node of an app window's decor chain (the root FrameLayout, its LinearLayout, the
+    ``android:id/content`` frame and the bar backgrounds: PhoneWindow's DecorView on every
+    phone, frameworks/base ``core/java/com/android/internal/policy/DecorView.java``). The
+    simulator draws no window frames, so a diff leaves these out rather than report every
+    screen as different."""
+    if e.resource_id in DECOR_IDS:
+        return True
+    return (not e.resource_id and e.class_name in _DECOR_CLASSES and not (e.text or e.content_desc)
+            and not (e.clickable or e.long_clickable or e.scrollable or e.checkable or e.editable)
+            and e.bounds.left == 0 and e.bounds.top == 0)
+
+
 def diff_observations(step: int, action: Action | None, sim: Observation, dev: Observation, *, bounds: bool = True,
                       sim_invalid: str | None = None, device_invalid: str | None = None,
                       ignore_ids: frozenset[str] = CLOCK_IDS) -> StepDiff:
     def keep(e: UIElement) -> bool:
-        return (e.resource_id or "").rsplit("/", 1)[-1] not in ignore_ids
+        return (e.resource_id or "").rsplit("/", 1)[-1] not in ignore_ids and not is_window_decor(e)
 
     a = [element_line(e, bounds) for e in sim.elements if keep(e)]
     b = [element_line(e, bounds) for e in dev.elements if keep(e)]
