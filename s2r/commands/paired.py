@@ -43,7 +43,8 @@ def quick_tasks(split: str, n: int = 10) -> list[str]:
 
 def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: str, device: str, split: str,
                tasks: str | None, seeds: int, repeats: int, workers: int, resume: bool, limit: int = 0,
-               bootstrap: int = 2000, device_run: Any = None, max_policy_outages: int = 5) -> dict:
+               bootstrap: int = 2000, device_run: Any = None, max_policy_outages: int = 5,
+               show_headline: bool = True, ray: str | None = None) -> dict:
     from s2r.commands.run import _create_or_exit, preflight_or_exit, run_until_outage
     from transfer.report import headline, write_report
     from transfer.session import Session, parse_policies
@@ -53,7 +54,7 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
     sess = _create_or_exit(lambda: Session.create(
         out=out, policies=policies, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=True,
         flavor=sim_flavor, profile=sim_profile, device=device, workers=workers, resume=resume, limit=limit,
-        extra_config={"paired": True, **_roles(pols)}, device_run=device_run))
+        extra_config={"paired": True, **_roles(pols)}, device_run=device_run, ray=ray))
     console = Console()
     t0 = time.time()
     try:
@@ -73,9 +74,16 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
     import json
 
     summary = json.loads(Path(paths.summary).read_text())
-    console.print(headline(summary))
-    console.print(f"report: {paths.html}   ({time.time() - t0:.0f} s)")
+    if show_headline:
+        print_plain(headline(summary))
+        print_plain(f"report: {paths.html}   ({time.time() - t0:.0f} s)")
     return summary
+
+
+def print_plain(text: str) -> None:
+    """Print report text as it is: no rich markup (a policy named "[bold]" stays text) and
+    no re-wrapping, so a log file keeps each line whole — the headline wraps itself at 78."""
+    Console().print(text, markup=False, highlight=False, soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -103,19 +111,23 @@ def register(app: typer.Typer) -> None:
         max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
                                                help="Stop (exit 3, resumable) after N episodes in a row without "
                                                     "an answer from a policy's model server (0: never)."),
+        ray: str = typer.Option(None, "--ray", metavar="ADDRESS|auto|local:N",
+                                help="Run on a Ray cluster (pip install 's2r[ray]'): HEAD:PORT, auto, or local:N "
+                                     "for a throwaway N-node cluster on 127.0.0.1 (each node with its own "
+                                     "virtual phones for --device vdevice:K)."),
     ) -> None:
         """Run the same policies on the same task instances in the sim and on devices; write the transfer report."""
         from s2r.commands.run import device_run_options
 
         run_paired(out=out, policies=policy, sim_flavor=flavor, sim_profile=profile, device=device, split=split,
                    tasks=tasks, seeds=seeds, repeats=repeats, workers=workers, resume=resume, limit=limit,
-                   bootstrap=bootstrap, max_policy_outages=max_policy_outages,
+                   bootstrap=bootstrap, max_policy_outages=max_policy_outages, ray=ray,
                    device_run=device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices))
 
     @app.command("demo")
     def demo(
         out: Path = typer.Option(Path("runs/demo"), "--out", help="Run directory."),
-        quick: bool = typer.Option(False, "--quick", help="The 10 shortest tasks (≈3 min)."),
+        quick: bool = typer.Option(False, "--quick", help="The 10 shortest tasks of each split (≈3 min)."),
         resume: bool = typer.Option(True, "--resume/--fresh", help="Continue a previous demo run in OUT."),
         workers: int = typer.Option(2, help="Sim episodes in flight."),
         phones: int = typer.Option(3, help="Virtual phones (each runs one device episode at a time)."),
@@ -125,16 +137,71 @@ def register(app: typer.Typer) -> None:
 
         from s2r.commands.run import preflight_or_exit
 
+        t0 = time.time()
         # the bundled checkpoints must load before an old demo directory is wiped
-        preflight_or_exit(["base=micro:base", "trained=micro:trained", "oracle=oracle"])
+        preflight_or_exit(DEMO_POLICIES)
         if not resume and out.exists():
             shutil.rmtree(out)
         Console().print("[bold]s2r demo[/]: micro policy [cyan]base[/] vs [cyan]trained[/] "
-                        "(trained in the sim: oracle-demo cloning, then GRPO), "
-                        "with the oracle for attribution, on real59 — simulator vs a virtual Android phone over adb")
-        run_paired(out=out, policies=["base=micro:base", "trained=micro:trained", "oracle=oracle"], sim_flavor="sim",
-                   # a device episode mostly waits on the phone (gestures, settling), so a few
-                   # phones run side by side with the sim's own workers on two cores
-                   sim_profile="default", device=f"vdevice:{max(1, phones)}", split="real59",
-                   tasks=",".join(quick_tasks("real59")) if quick else None, seeds=1, repeats=1,
-                   workers=workers, resume=resume and out.exists())
+                        "(trained in the sim: oracle-demo cloning, then GRPO), with the oracle for attribution — "
+                        "the reference study's two tables: the sim gain on the held-out test split, then real59 "
+                        "in the simulator vs a virtual Android phone over adb", soft_wrap=True)
+        resume = resume and out.exists()
+        test = run_heldout_test(out / HELDOUT_DIR, quick=quick, workers=workers, resume=resume)
+        real = run_paired(out=out, policies=DEMO_POLICIES, sim_flavor="sim",
+                          # a device episode mostly waits on the phone (gestures, settling), so a few
+                          # phones run side by side with the sim's own workers on two cores
+                          sim_profile="default", device=f"vdevice:{max(1, phones)}", split="real59",
+                          tasks=",".join(quick_tasks("real59")) if quick else None, seeds=1, repeats=1,
+                          workers=workers, resume=resume, show_headline=False)
+        print_demo_tables(test, real, out, time.time() - t0)
+
+
+DEMO_POLICIES = ["base=micro:base", "trained=micro:trained", "oracle=oracle"]
+HELDOUT_DIR = "heldout-test"
+"""The demo's sim-only run on the ``test`` split, inside its run directory (``s2r report`` reads it)."""
+HELDOUT_SEEDS = 2
+"""Instances per test template; the same in ``--quick`` and in full, so one resumes the other."""
+
+
+def run_heldout_test(out: Path, *, quick: bool, workers: int, resume: bool) -> dict:
+    """The reference study's first table: base and trained in the simulator alone on the
+    held-out ``test`` split (templates neither training stage saw), with its report written.
+
+    ``--quick`` takes the 10 shortest test templates; the full demo all 21, each with
+    :data:`HELDOUT_SEEDS` instances — about a minute of the demo's time on two cores.
+    """
+    from s2r.commands.run import _create_or_exit, run_until_outage
+    from transfer.report import write_report
+    from transfer.session import Session
+
+    sess = _create_or_exit(lambda: Session.create(
+        out=out, policies=DEMO_POLICIES[:2], split="test", tasks=",".join(quick_tasks("test")) if quick else None,
+        seeds=HELDOUT_SEEDS, repeats=1, sim=True, flavor="sim", profile="default", device=None, workers=workers,
+        resume=resume and out.exists(), extra_config={"base_policy": "base", "trained_policy": "trained"}))
+    try:
+        stopped = run_until_outage(sess, 5)
+    except KeyboardInterrupt:
+        Console().print(f"[yellow]interrupted[/]: finished episodes are kept in {out}; rerun the demo to resume")
+        raise typer.Exit(130)
+    finally:
+        sess.close()
+    if stopped is not None:
+        Console(stderr=True).print(f"[red]run stopped[/]: {stopped}", soft_wrap=True)
+        raise typer.Exit(3)
+    import json
+
+    return json.loads(Path(write_report(out).summary).read_text())
+
+
+def print_demo_tables(test: dict, real: dict, out: Path, elapsed: float) -> None:
+    """Both tables of the reference study, one after the other, as plain whole lines."""
+    from transfer.report import headline, sim_gain_lines
+
+    lines = sim_gain_lines(test, what="held-out test tasks") or [
+        f"No sim gain on the test split: {(test.get('sim_gain') or {}).get('reason', 'no episodes')}."]
+    print_plain("\n".join([
+        "", "1. Sim gain on the held-out test split (templates neither policy was trained on)", *lines,
+        "", "2. Transfer on real59: simulator vs a virtual phone, the same task instances", headline(real),
+        "", f"reports: {out / 'report.html'}  ·  test split: {out / HELDOUT_DIR / 'report.html'}   "
+            f"({elapsed:.0f} s)"]))

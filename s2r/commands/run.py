@@ -50,6 +50,10 @@ def register(app: typer.Typer) -> None:
         max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
                                                help="Stop the run (exit 3, resumable) after N episodes in a row "
                                                     "without an answer from a policy's model server (0: never)."),
+        ray: str = typer.Option(None, "--ray", metavar="ADDRESS|auto|local:N",
+                                help="Run on a Ray cluster (pip install 's2r[ray]'): HEAD:PORT, auto, or local:N "
+                                     "for a throwaway N-node cluster on 127.0.0.1 (each node with its own "
+                                     "virtual phones for --device vdevice:K)."),
     ) -> None:
         """Run policies on one backend and write episodes.jsonl + traces."""
         from transfer.session import Session
@@ -61,7 +65,7 @@ def register(app: typer.Typer) -> None:
         sess = _create_or_exit(lambda: Session.create(
             out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=sim, flavor=flavor,
             profile=profile, device=device, workers=workers, resume=resume, limit=limit,
-            test_recipient=test_recipient, destructive=destructive, device_run=dev_opts))
+            test_recipient=test_recipient, destructive=destructive, device_run=dev_opts, ray=ray))
         t0 = time.time()
         stopped = None
         try:
@@ -168,10 +172,22 @@ def print_phone_reports(reports: list[dict[str, Any]], recs: list) -> None:
 
 
 def _summary(recs: list, elapsed: float, out: Path) -> None:
+    """Print the per-(policy, backend, target) table of a finished run.
+
+    On a terminal the table fits the window, as rich lays it out. Anywhere else — a CI log,
+    ``> run.log``, a farm's captured output — rich would assume 80 columns and cut every
+    header and cell to "poli…"; there the table is printed at its natural width instead, so
+    the file keeps every column whole.
+    """
+    import io
+
+    from rich.cells import cell_len
+
     by: dict[tuple[str, str, str], list] = {}
     for r in latest_records(recs):
         by.setdefault((r.policy, r.backend, r.target), []).append(r)
-    t = Table(title=f"run summary ({elapsed:.0f} s) — {out}")
+    title = f"run summary ({elapsed:.0f} s) — {out}"
+    t = Table(title=title)
     for c in ("policy", "backend", "target", "episodes", "SR", "PR", "infra err", "policy-server outages",
               "undetermined", "unsupported", "mean steps"):
         t.add_column(c)
@@ -183,4 +199,9 @@ def _summary(recs: list, elapsed: float, out: Path) -> None:
                   str(sum(r.policy_server_outage for r in rs)),
                   str(sum(r.undetermined for r in rs)), str(sum(r.error_kind == "unsupported" for r in rs)),
                   f"{sum(r.steps for r in rs) / max(1, len(rs)):.1f}")
-    Console().print(t)
+    console = Console()
+    if not console.is_terminal:
+        t.min_width = cell_len(title)  # a long run path stays on the title's one line
+        natural = Console(file=io.StringIO(), width=1_000_000).measure(t).maximum
+        console = Console(width=max(80, natural))
+    console.print(t)

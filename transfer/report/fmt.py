@@ -65,15 +65,30 @@ def excluded_text(summary: dict[str, Any]) -> str:
     return "Excluded from rates: " + ", ".join(parts) + "." if parts else "No episodes excluded from rates."
 
 
+def sim_gain_lines(summary: dict[str, Any], what: str = "tasks") -> list[str]:
+    """The sim-only gain of trained over base as two lines laid out like the headline's
+    ``sim`` row, or [] when the run has no such gain. ``what`` names the tasks ("test tasks");
+    the row is labelled ``sim``, so the lines say where the rates come from."""
+    g = summary.get("sim_gain") or {}
+    if not g.get("available"):
+        return []
+    sr = g["sr"]
+    return [f"{g['trained_policy']} vs {g['base_policy']} on {g['n_tasks']} {what} (95% CI, paired task bootstrap)",
+            f"  {'sim':<7}{pct(sr['base']['value']):>6} → {pct(sr['trained']['value']):>6}"
+            f"   gain {pt(g['gain']['value'])}  {ci_pt(g['gain']['ci'])}"]
+
+
 def headline(summary: dict[str, Any], width: int = 78) -> str:
     """A few plain-text lines (≤ ``width`` columns): sim gain, device gain, retention or why
-    not, exclusions. Other commands (run, demo) print this so a user sees the verdict at once.
+    not (the sim-only gain instead, for a run with no device cells), exclusions. Other
+    commands (run, demo) print this so a user sees the verdict at once.
     """
     run = summary.get("run", {})
     h = summary.get("headline", {})
     inp = summary.get("input", {})
     lines = [f"Run {run.get('run_id', '?')} · {inp.get('episodes', 0)} episodes · {run.get('tasks', 0)} tasks"]
     if not h.get("available"):
+        lines += sim_gain_lines(summary)  # a sim-only run still has the sim side of the story
         lines.append(textwrap.fill(f"No transfer headline: {h.get('reason', 'unknown reason')}.", width))
         lines.append(textwrap.fill(excluded_text(summary), width))
         return "\n".join(lines)

@@ -131,6 +131,22 @@ def _hero(s: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def _sim_gain(s: dict[str, Any]) -> str:
+    """Trained vs base in the simulator alone, over every task both have sim verdicts on (a
+    sim-only run, such as a held-out test split, has this and no transfer headline)."""
+    g = s.get("sim_gain") or {}
+    if not g.get("available"):
+        return f"<p class='muted'>No sim gain: {e(g.get('reason', 'not available'))}.</p>"
+    sr = g["sr"]
+    return ("<table><tr><th class='l'></th><th>base</th><th>trained</th><th>gain</th><th>tasks</th></tr>"
+            f"<tr><td class='l'>sim</td><td>{_val_ci(sr['base']['value'], sr['base']['ci'])}</td>"
+            f"<td>{_val_ci(sr['trained']['value'], sr['trained']['ci'])}</td>"
+            f"<td>{_val_ci(g['gain']['value'], g['gain']['ci'], 'pt')}</td><td>{g['n_tasks']}</td></tr></table>"
+            f"<p class='muted small'>'{e(g['trained_policy'])}' vs '{e(g['base_policy'])}' on every task with counted "
+            f"sim episodes for both ({kfrac(sr['base'])} and {kfrac(sr['trained'])} successes), paired task "
+            f"bootstrap with {g['n_boot']} replicates; unlike the headline it needs no device cells.</p>")
+
+
 def _buckets(s: dict[str, Any]) -> str:
     b = s.get("buckets")
     if not b:
@@ -472,6 +488,7 @@ def render_html(summary: dict[str, Any], run_dir: Path | str | None = None) -> s
         issues.insert(0, "this run holds synthetic episodes, not measurements")
     sections = [
         ("headline", "Headline", _hero(s)),
+        ("simgain", "Sim gain (simulator only)", _sim_gain(s)),
         ("buckets", "Buckets (reference-study layout)", _buckets(s)),
         ("gains", "Gains", _img(plots.gain_chart(s), "gain chart")),
         ("metrics", "Policy metrics", _metrics_table(s["metrics"])

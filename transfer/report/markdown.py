@@ -49,6 +49,17 @@ def render_markdown(summary: dict[str, Any]) -> str:
     else:
         L += [f"No transfer headline: {h.get('reason')}.", ""]
 
+    g = s.get("sim_gain") or {}
+    if g.get("available"):
+        gs = g["sr"]
+        L += ["## Sim gain (simulator only)", ""]
+        L += _table(["", "base", "trained", "gain", "tasks"], [
+            ["sim", f"{pct(gs['base']['value'])} {ci_pct(gs['base']['ci'])}",
+             f"{pct(gs['trained']['value'])} {ci_pct(gs['trained']['ci'])}",
+             f"{pt(g['gain']['value'])} {ci_pt(g['gain']['ci'])}", g["n_tasks"]]])
+        L += [f"Every task with counted sim episodes for both policies ({kfrac(gs['base'])} and "
+              f"{kfrac(gs['trained'])} successes), paired task bootstrap with {g['n_boot']} replicates.", ""]
+
     b = s.get("buckets")
     if b:
         L += ["## Buckets", ""]

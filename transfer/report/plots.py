@@ -88,11 +88,12 @@ def gain_chart(summary: dict[str, Any]) -> bytes | None:
     return _png(fig)
 
 
-def scatter_chart(summary: dict[str, Any]) -> bytes | None:
-    """Per-task success, sim (x) vs device (y), one colour per policy; size = tasks on a point."""
-    policies = summary.get("run", {}).get("policies", [])
+def scatter_series(summary: dict[str, Any]) -> list[tuple[str, dict[tuple[float, float], int]]]:
+    """One (policy, {(sim %, device %): tasks}) per policy with paired cells — the scatter's
+    points and, in this order, its legend. A policy is one series even when it holds two
+    roles (a trained policy that is the oracle)."""
     series = []
-    for p in policies:
+    for p in dict.fromkeys(summary.get("run", {}).get("policies", [])):
         pts: dict[tuple[float, float], int] = {}
         for row in summary.get("tasks", []):
             s, d = row["cells"].get(f"{p}/sim"), row["cells"].get(f"{p}/device")
@@ -101,6 +102,12 @@ def scatter_chart(summary: dict[str, Any]) -> bytes | None:
                 pts[key] = pts.get(key, 0) + 1
         if pts:
             series.append((p, pts))
+    return series
+
+
+def scatter_chart(summary: dict[str, Any]) -> bytes | None:
+    """Per-task success, sim (x) vs device (y), one colour per policy; size = tasks on a point."""
+    series = scatter_series(summary)
     if not series:
         return None
     fig = _figure(5.2, 4.6)

@@ -186,9 +186,23 @@ def _passes(sr: float | None) -> bool | None:
 
 
 def _order_policies(names: Iterable[str], cfg: RunConfig) -> list[str]:
-    first = [p for p in (cfg.base_policy, cfg.trained_policy, cfg.oracle_policy) if p]
+    """Each policy of the run once: base, trained, oracle first, then the rest by name.
+
+    One policy may hold two roles — ``--policy trained=oracle`` makes the trained policy the
+    oracle too — and must still be one row, one column and one legend entry, not two.
+    """
     names = set(names)
-    return [p for p in first if p in names] + sorted(names - set(first))
+    first = [p for p in dict.fromkeys((cfg.base_policy, cfg.trained_policy, cfg.oracle_policy)) if p and p in names]
+    return first + sorted(names - set(first))
+
+
+def _candidates(policies: list[str], cfg: RunConfig, oracle: str | None) -> list[str]:
+    """The policies compared with each other (ranks, PPI): all but a pure reference oracle.
+
+    The oracle is left out as a reference, unless it is also the base or trained policy of
+    the run: then it is one of the candidates the run was made to compare.
+    """
+    return [p for p in policies if p != oracle or p in (cfg.base_policy, cfg.trained_policy)]
 
 
 def _resolve_roles(cfg: RunConfig, policies: set[str], notes: list[str]) -> RunConfig:
@@ -290,6 +304,36 @@ def _transfer(cells: dict, base: str, trained: str, tasks: list[str], n_boot: in
     return res
 
 
+def _sim_gain(cells: dict, base: str | None, trained: str | None, n_boot: int, seed: int) -> dict[str, Any]:
+    """Trained minus base success in the simulator alone, with a paired task bootstrap CI.
+
+    The reference study's first claim is a sim-side gain on a held-out split, measured with
+    no phone at all; the transfer headline cannot give it (it needs device cells). Every task
+    with counted sim episodes for both policies is used; replicates resample task ids and keep
+    a task's two cells together, as :func:`stats.paired_transfer` does for four.
+    """
+    if not base or not trained or base == trained:
+        return {"available": False, "reason": "needs two different base and trained policies"}
+    a, b = cells.get((base, "sim"), {}), cells.get((trained, "sim"), {})
+    tasks = sorted(t for t in set(a) & set(b) if a[t].counted and b[t].counted)
+    if not tasks:
+        return {"available": False, "base_policy": base, "trained_policy": trained,
+                "reason": f"no task has counted sim episodes for both '{base}' and '{trained}'"}
+    k = np.array([[a[t].successes, b[t].successes] for t in tasks], dtype=float)
+    n = np.array([[a[t].counted, b[t].counted] for t in tasks], dtype=float)
+    point = k.sum(0) / n.sum(0)
+    w = stats.task_weights(len(tasks), n_boot, np.random.default_rng(_seed(seed, "sim_gain")))
+    reps = (w @ k) / (w @ n)
+    ci = stats.percentile_ci
+    return {"available": True, "base_policy": base, "trained_policy": trained, "n_tasks": len(tasks),
+            "n_boot": n_boot, "seed": seed, "episodes": {"base": int(n[:, 0].sum()), "trained": int(n[:, 1].sum())},
+            "sr": {"base": {"value": float(point[0]), "ci": ci(reps[:, 0]), "k": int(k[:, 0].sum()),
+                            "n": int(n[:, 0].sum())},
+                   "trained": {"value": float(point[1]), "ci": ci(reps[:, 1]), "k": int(k[:, 1].sum()),
+                               "n": int(n[:, 1].sum())}},
+            "gain": {"value": float(point[1] - point[0]), "ci": ci(reps[:, 1] - reps[:, 0])}}
+
+
 def _buckets(cells: dict, base: str, trained: str, tasks: list[str]) -> dict[str, Any]:
     keys = [(base, "sim"), (trained, "sim"), (base, "device"), (trained, "device")]
     assign: dict[str, str] = {}
@@ -334,7 +378,7 @@ def _agreement(cells: dict, policy: str, n_boot: int, seed: int, exclude: set[st
     return ag
 
 
-def _rank_units(run: LoadedRun, policies: list[str], oracle: str | None) -> list[tuple[str, dict, dict]]:
+def _rank_units(run: LoadedRun, policies: list[str]) -> list[tuple[str, dict, dict]]:
     """The candidates sim should rank: each policy, or each checkpoint of a policy run with several.
 
     A policy whose records carry more than one ``checkpoint_hash`` is split into
@@ -343,8 +387,6 @@ def _rank_units(run: LoadedRun, policies: list[str], oracle: str | None) -> list
     ck = build_cells(run.records, ("policy", "checkpoint_hash", "backend"))
     units = []
     for p in policies:
-        if p == oracle:
-            continue
         hashes = sorted({k[1] for k in ck if k[0] == p}, key=lambda h: (h is not None, h or ""))
         for h in hashes:
             name = p if len(hashes) == 1 else f"{p}@{(h or 'none')[:12]}"
@@ -352,7 +394,13 @@ def _rank_units(run: LoadedRun, policies: list[str], oracle: str | None) -> list
     return units
 
 
-def _rank_consistency(units: list[tuple[str, dict, dict]], exclude: set[str]) -> dict[str, Any]:
+def _rank_consistency(units: list[tuple[str, dict, dict]], exclude: set[str],
+                      reference: str | None = None) -> dict[str, Any]:
+    """Pearson r and MMRV of sim vs device SR over the candidates with episodes on both.
+
+    ``reference`` names an oracle left out of ``units``; the reason text says so, so the count
+    it gives is the candidates the run has, with the reference named apart.
+    """
     pts = []
     for p, sim, dev in units:
         tasks = [t for t in sorted(set(sim) & set(dev)) if sim[t].counted and dev[t].counted and t not in exclude]
@@ -363,11 +411,12 @@ def _rank_consistency(units: list[tuple[str, dict, dict]], exclude: set[str]) ->
         pts.append({"policy": p, "sim_sr": s, "device_sr": d, "tasks": len(tasks)})
     out: dict[str, Any] = {"policies": pts, "unit": "policy, or policy@checkpoint when a policy ran several "
                                                     "checkpoints; the oracle is left out (a reference, not a "
-                                                    "candidate)"}
+                                                    "candidate) unless it is also the base or trained policy"}
     if len(pts) < 3:
+        besides = f" besides the oracle '{reference}' (a reference, not ranked)" if reference else ""
         out.update(available=False, pearson_r=None, mmrv=None,
                    reason=f"needs ≥ 3 policies or checkpoints with both sim and device episodes; this run has "
-                          f"{len(pts)}")
+                          f"{len(pts)}{besides}")
         return out
     xs, ys = [p["sim_sr"] for p in pts], [p["device_sr"] for p in pts]
     r = stats.pearson_r(xs, ys)
@@ -649,6 +698,7 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
             buckets = _buckets(cells, base, trained, headline_tasks)
     headline["min_gain"] = min_gain
 
+    candidates = _candidates(policies, cfg, oracle)
     agreements = {p: _agreement(cells, p, n_boot, seed, bridge if p != oracle else set()) for p in policies
                   if cells.get((p, "sim")) and cells.get((p, "device"))}
     summary: dict[str, Any] = {
@@ -680,11 +730,13 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
         "metrics": _metrics(cells, policies, n_boot, seed),
         "metrics_by_target": _metrics(cells_t, policies, n_boot, seed, by_target=True),
         "headline": headline,
+        "sim_gain": _sim_gain(cells, base, trained, n_boot, seed),
         "buckets": buckets,
         "agreement": agreements,
-        "rank_consistency": _rank_consistency(_rank_units(run, policies, oracle), bridge),
+        "rank_consistency": _rank_consistency(_rank_units(run, candidates), bridge,
+                                              reference=next((p for p in policies if p not in candidates), None)),
         "attribution": attribution,
-        "ppi": _ppi(cells, [p for p in policies if p != oracle], bridge),
+        "ppi": _ppi(cells, candidates, bridge),
         "latency": _with_model_latency(_latency(run), run),
         "tasks": _tasks_table(run, cells, policies, buckets, bridge, set(headline_tasks), agreements),
         "viewer": _viewer(run, agreements),
