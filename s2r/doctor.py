@@ -10,16 +10,9 @@ import importlib
 import platform
 import subprocess
 import sys
-from dataclasses import dataclass, field
 
 
-@dataclass
-class Check:
-    name: str
-    status: str  # "ok" | "warn" | "fail"
-    detail: str
-    fix: str = ""
-    data: dict[str, object] = field(default_factory=dict)
+from device.checks import Check  # noqa: E402 - one Check type for every layer (device reports them too)
 
 
 def _version(mod: str) -> str | None:
