@@ -730,10 +730,12 @@ class DeviceEnv:
         return True
 
     # ------------------------------------------------------------------ text
-    def _focused(self) -> tuple[UIElement | None, bool]:
-        """The focused editable element from a fresh dump, and whether the IME is up."""
+    def _focused(self, settled_xml: str | None = None) -> tuple[UIElement | None, bool]:
+        """The focused editable element, and whether the IME is up: from the dump a settle just
+        took (a dump is the dearest thing on a real phone: never take the same screen twice),
+        else from a fresh one."""
         assert self.observer is not None and self.pf is not None
-        xml, _src = self.observer.hierarchy_xml()
+        xml = settled_xml if settled_xml is not None else self.observer.hierarchy_xml()[0]
         try:
             w, h = self._last_obs.width, self._last_obs.height  # type: ignore[union-attr]
         except AttributeError:
@@ -766,8 +768,10 @@ class DeviceEnv:
             if p is None:
                 return False
             inp.tap(*p)
-            self._inner_settle()
-        el, ime = self._focused()
+            xml, meta = self._inner_settle()
+            el, ime = self._focused(xml if meta.settled else None)
+        else:
+            el, ime = self._focused()
         target = self._last_obs.element(a.target) if a.target is not None and self._last_obs else None
         deadline = time.perf_counter() + 1.5
         # a busy phone may not have moved focus yet after a settled tap on a text field; a tap on
@@ -800,8 +804,8 @@ class DeviceEnv:
             used = m
             if el is None or el.password:
                 break
-            self._inner_settle()
-            now_el, _ = self._focused()
+            xml, meta = self._inner_settle()
+            now_el, _ = self._focused(xml if meta.settled else None)
             now = self._field_text(now_el)
             if now == expected or now not in (original, ""):  # it took, or it did something: never type twice
                 break

@@ -414,7 +414,7 @@ class Observer:
             if with_frame:
                 meta.frame = before
             if not self._frame_check_ok or before.error or after.error:  # no frames: confirm with dumps
-                meta.settle_method = "dumps"
+                meta.settle_method, meta.frame = "dumps", None  # a frame from before the dumps is stale
                 return self._settle_dumps(meta, cap_s, 0.0, t0)
             if frames_agree(before.data, after.data):
                 return xml

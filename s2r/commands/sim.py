@@ -85,6 +85,11 @@ def bench_policy(
     typer.echo(json.dumps(res) if as_json else json.dumps(res, indent=2))
 
 
+from .bench_device import bench_device as _bench_device  # noqa: E402 - `s2r bench device`
+
+bench_app.command("device")(_bench_device)
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(sim_app, name="sim")
     app.add_typer(bench_app, name="bench")

@@ -28,15 +28,21 @@ vdevice_app = typer.Typer(help="Virtual Android phones (a sim phone behind a rea
 DEFAULT_PORT = 6555
 
 
-def _knobs(profile: str, flavor: str, seed: int, latency_ms: float, animation_ms: int, jitter: int,
+def _knobs(profile: str, flavor: str, seed: int, latency_ms: float, animation_ms: int | None, jitter: int,
            prompts: str | None, ime_visible: bool, drop_every: int, drop_probability: float,
-           android: int = 14, permissive: bool = False, google_account: str | None = None) -> Any:
+           android: int = 14, permissive: bool = False, google_account: str | None = None,
+           timing: str = "fast") -> Any:
     from device.virtual.knobs import FlakyTransport, PhoneKnobs
 
     kw: dict[str, Any] = dict(profile=profile, flavor=flavor, seed=seed, input_latency_ms=latency_ms,
                               animation_ms=animation_ms, touch_jitter_px=jitter, ime_visible=ime_visible,
                               flaky=FlakyTransport(drop_every_n=drop_every, drop_probability=drop_probability),
-                              android=android, permissive=permissive, google_account=google_account or None)
+                              android=android, permissive=permissive, google_account=google_account or None,
+                              timing=timing)
+    if animation_ms is None:  # the --timing preset's (or the knob's default)
+        kw.pop("animation_ms")
+    if timing not in ("fast", "realistic"):
+        raise ValueError(f"unknown timing {timing!r}; choose fast or realistic")
     if prompts is not None:
         kw["permission_prompts"] = [p.strip() for p in prompts.split(",") if p.strip()]
     return PhoneKnobs(**kw)
@@ -74,7 +80,8 @@ def start(
     duration: float = typer.Option(0.0, help="Stop after this many seconds (0 = until Ctrl-C)."),
     seed: int = typer.Option(0, help="World seed (phone i gets seed + i)."),
     latency_ms: float = typer.Option(30.0, help="Input latency knob."),
-    animation_ms: int = typer.Option(300, help="Transition length knob (0 = no animations)."),
+    animation_ms: int = typer.Option(None, help="Transition length knob (0 = no animations; default 300, or "
+                                                "the --timing preset's)."),
     jitter: int = typer.Option(0, help="Touch jitter knob, ±px."),
     prompts: str = typer.Option(None, help="Apps with a first-launch permission prompt, comma separated "
                                            "(default: messages,phone; '' for none)."),
@@ -87,6 +94,8 @@ def start(
     permissive: bool = typer.Option(False, "--permissive",
                                     help="Accept every write and carry ADB keyboards, like a rooted emulator "
                                          "(default: a stock, unrooted phone)."),
+    timing: str = typer.Option("fast", "--timing", help="What captures and commands cost: fast (nothing added) "
+                                                        "or realistic (a mid-range phone's, see device.virtual.knobs)."),
     google_account: str = typer.Option(None, "--google-account", metavar="ADDRESS",
                                        help="Sign the phone in to this Google account (a synced calendar that s2r "
                                             "must never write into). Default: no account, so no calendar."),
@@ -108,7 +117,7 @@ def start(
                 versions = parse_android_versions(android)
                 knobs = _knobs(profile, flavor, seed + i, latency_ms, animation_ms, jitter, prompts, not no_ime,
                                drop_every, drop_probability, android=versions[i % len(versions)],
-                               permissive=permissive, google_account=google_account)
+                               permissive=permissive, google_account=google_account, timing=timing)
             except ValueError as e:
                 raise typer.BadParameter(str(e)) from e
             phone = VirtualPhone(knobs, port=(port + i) if port else 0)
