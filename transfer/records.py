@@ -61,7 +61,9 @@ class EpisodeRecord(BaseModel):
         None, description="For infra errors: what failed — the policy's model server (down, refusing, rate "
                           "limiting), a phone, or a simulator page.")
     attempts: int = Field(1, description="1 + infrastructure retries before this record.")
-    retried_from: str | None = Field(None, description="Device serial an infra failure moved this episode off.")
+    retried_from: str | None = Field(None, description="Device serial an infra failure moved this episode off "
+                                                       "(HOST/PHONE when it moved between hosts).")
+    host: str | None = Field(None, description="The cluster host that ran the episode (None: run on this machine).")
     left_on_phone: list[str] = Field(default_factory=list,
                                      description="What this episode's teardown could not remove or restore (devices).")
 

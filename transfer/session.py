@@ -63,16 +63,21 @@ class Session:
     workers: int
     sim: Any = None
     devices: Any = None
+    executor: Any = None  # None: the LocalExecutor over this machine's backends
+    cluster: Any = None  # a throwaway local:N cluster this session started (closed with it)
     _policy_cache: dict[tuple[str, int], Any] = field(default_factory=dict)
 
     @classmethod
     def create(cls, *, out: Path, policies: list[str], split: str, tasks: str | None, seeds: int, repeats: int,
                sim: bool, flavor: str, profile: str, device: str | None, workers: int, resume: bool,
                limit: int = 0, extra_config: dict[str, Any] | None = None, test_recipient: str | None = None,
-               destructive: bool = False, device_run: "DeviceRunOptions | None" = None) -> "Session":
+               destructive: bool = False, device_run: "DeviceRunOptions | None" = None,
+               ray: str | None = None) -> "Session":
         """``test_recipient``: the one number send/call tasks may contact (it goes into the task
         instances and, on real phones, gates them); ``destructive``: allow resets that wipe
-        phone data (dedicated test phones only) — never implied."""
+        phone data (dedicated test phones only) — never implied. ``ray``: run on a Ray cluster
+        (``HEAD:PORT``, ``auto``, or ``local:N`` for a throwaway one here) instead of this
+        machine's thread pool; the hosts hold the phones and pages."""
         from .tasks.loader import get_template, load_templates
         from .tasks.model import make_context
 
@@ -86,6 +91,12 @@ class Session:
         insts = {(tid, s): get_template(tid).instantiate(s, context) for tid in ids for s in range(seeds)}
         targets: list[tuple[str, str]] = []
         sim_b = dev_b = None
+        if ray:
+            return cls._create_on_ray(ray, out=out, pols=pols, ids=ids, insts=insts, split=split, seeds=seeds,
+                                      repeats=repeats, sim=sim, flavor=flavor, profile=profile, device=device,
+                                      workers=workers, resume=resume, extra_config=extra_config,
+                                      test_recipient=test_recipient, destructive=destructive,
+                                      device_run=device_run or DeviceRunOptions())
         if sim:
             from .backends import SimBackends, sim_target
 
@@ -122,6 +133,49 @@ class Session:
         specs = expand(pols, ids, range(seeds), repeats, targets, split)
         return cls(rundir=rd, specs=specs, instances=insts, policies=pols, workers=workers, sim=sim_b, devices=dev_b)
 
+    @classmethod
+    def _create_on_ray(cls, address: str, *, out: Path, pols: dict[str, str], ids: list[str],
+                       insts: dict[tuple[str, int], Any], split: str, seeds: int, repeats: int, sim: bool,
+                       flavor: str, profile: str, device: str | None, workers: int, resume: bool,
+                       extra_config: dict[str, Any] | None, test_recipient: str | None, destructive: bool,
+                       device_run: DeviceRunOptions) -> "Session":
+        """The same run on a cluster: hosts are checked (versions, phones, policies) before the
+        run directory is touched."""
+        from .backends import sim_target
+        from .distributed.ray_engine import LocalCluster, RayExecutor
+
+        cluster = None
+        if address.startswith("local:"):
+            n = int(address.split(":", 1)[1] or 1)
+            cluster = LocalCluster(n).start()
+            vdev = bool(device and device.startswith("vdevice"))
+            try:
+                cluster.add_hosts(device=device if vdev else None, sim_pages=max(1, min(workers, 4)) if sim else 0,
+                                  device_run=device_run.model_dump(mode="json"), test_recipient=test_recipient)
+            except BaseException:
+                cluster.shutdown()
+                raise
+            address = cluster.address
+        ex = RayExecutor(address, policy_specs=list(pols.values()))
+        try:
+            ex.preflight()
+        except BaseException:
+            if cluster is not None:
+                cluster.shutdown()
+            raise
+        targets = ([("sim", sim_target(profile, flavor))] if sim else []) + ([("device", "farm")] if device else [])
+        config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
+                  "backends": targets, "flavor": flavor, "profile": profile, "device": device,
+                  "test_recipient": test_recipient, "destructive": bool(destructive),
+                  "ray": {"address": "local" if cluster else address,
+                          "hosts": sorted(st.info.name for st in ex.dispatcher.hosts.values())},
+                  **({"device_run": device_run.model_dump(mode="json")} if device else {}), **(extra_config or {})}
+        rd = RunDir(out)
+        rd.init(config, resume)
+        specs = expand(pols, ids, range(seeds), repeats, targets, split)
+        return cls(rundir=rd, specs=specs, instances=insts, policies=pols, workers=workers, executor=ex,
+                   cluster=cluster)
+
     def _lease(self, spec: EpisodeSpec) -> Lease:
         if spec.backend == "sim":
             return self.sim.lease(spec)
@@ -137,6 +191,8 @@ class Session:
         return p
 
     def run(self) -> list[EpisodeRecord]:
+        if self.executor is not None:
+            return self.executor.run(self.specs, self.rundir)
         workers: int | dict[str, int] = self.workers
         if self.sim is not None and self.devices is not None:
             # paired runs: each backend gets its own workers, so the sim never waits behind
@@ -151,6 +207,15 @@ class Session:
         """Close the backends. For phones: every teardown leftover and the end-of-run audit
         (start vs. after close), written to ``phone_audit.json`` in the run directory and returned."""
         reports: list[dict[str, Any]] = []
+        if self.cluster is not None:  # a throwaway cluster: its hosts close their phones, then it goes
+            try:
+                reports = self.cluster.close_hosts()
+            finally:
+                self.cluster.shutdown()
+        elif self.executor is not None:  # a shared cluster: its hosts keep their phones warm
+            import ray
+
+            ray.shutdown()
         for b in (self.sim, self.devices):
             if b is not None:
                 try:

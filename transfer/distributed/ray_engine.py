@@ -1,0 +1,367 @@
+"""Ray carries the dispatcher's episodes: one detached, named actor per host, placed on its node.
+
+Ray never re-runs an episode by itself: the actors have ``max_restarts=0`` and
+``max_task_retries=0`` (a rerun could repeat a side effect on a real phone); a lost actor or
+node surfaces as :class:`~transfer.distributed.dispatcher.HostLost` and only the dispatcher
+moves the episode. Token authentication is always on (``RAY_AUTH_MODE=token``) and the dashboard
+off. A cluster on one machine is started from Python with every node on ``127.0.0.1``: Ray's CLI
+rewrites a loopback address to the interface address, and ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``
+keeps a loopback address as given when a driver connects.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..records import EpisodeRecord
+from ..rundir import RunDir
+from ..runner import EpisodeSpec
+from .dispatcher import Dispatcher, HostInfo, HostLost, NoUsableHosts, Result
+from .host import HOST_PREFIX, NAMESPACE, EpisodeHost, versions
+
+__all__ = ["RayEngine", "RayExecutor", "LocalCluster", "connect", "spawn_host", "secure_env", "host_names"]
+
+
+TOKEN_FILE = os.path.expanduser("~/.ray/auth_token")  # where Ray itself looks for the token
+
+
+def secure_env(loopback: bool, persist: bool = False) -> None:
+    """Token auth on (a fresh token unless one is configured: kept in this process's environment,
+    or with ``persist`` saved where Ray reads it, for a head other hosts join), usage stats off,
+    and for a cluster on this machine: keep every address on loopback."""
+    os.environ["RAY_AUTH_MODE"] = "token"
+    os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+    if not (os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+            or os.path.exists(TOKEN_FILE)):
+        token = secrets.token_hex(32)
+        if persist:
+            os.makedirs(os.path.dirname(TOKEN_FILE), exist_ok=True)
+            fd = os.open(TOKEN_FILE, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(fd, "w") as f:
+                f.write(token)
+        else:
+            os.environ["RAY_AUTH_TOKEN"] = token
+    if loopback:
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+        consts = sys.modules.get("ray._private.ray_constants")
+        if consts is not None:  # Ray was imported before: it read the variable already
+            consts.ENABLE_RAY_CLUSTER = False
+    if "ray" in sys.modules:  # Ray read its config at import: make this process see token mode too
+        try:
+            from ray._raylet import Config
+
+            Config.initialize("")
+        except Exception:  # noqa: BLE001 - older Ray: the environment is read at start
+            pass
+
+
+def is_loopback(host: str) -> bool:
+    if host in ("localhost", ""):
+        return True
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return ip.is_loopback or bool(mapped and mapped.is_loopback)
+
+
+def _reachable(address: str, timeout: float = 3.0) -> None:
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise NoUsableHosts(f"bad --ray address {address!r}; use HEAD:PORT, auto or local:N")
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except OSError as e:
+        raise NoUsableHosts(f"cannot reach the Ray head at {address} ({e.strerror or e}); start it with "
+                            f"`s2r worker --head` there, or check the address and firewall") from None
+
+
+def connect(address: str) -> None:
+    """Connect this process to a running cluster as a driver (token auth, no dashboard)."""
+    if "ray" in sys.modules and sys.modules["ray"].is_initialized():
+        return
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        raise NoUsableHosts("--ray needs Ray on this machine and every host: pip install 's2r[ray]'") from None
+    if address != "auto":
+        _reachable(address)
+    host = address.rpartition(":")[0]
+    secure_env(is_loopback(host))
+    import ray
+
+    kw: dict[str, Any] = {"_node_ip_address": "127.0.0.1"} if is_loopback(host) else {}
+    ray.init(address=address, namespace=NAMESPACE, logging_level="ERROR", log_to_driver=False, **kw)
+
+
+def host_names() -> list[str]:
+    import ray
+
+    return sorted(a["name"] for a in ray.util.list_named_actors(all_namespaces=True)
+                  if a.get("namespace") == NAMESPACE and a["name"].startswith(HOST_PREFIX))
+
+
+def spawn_host(name: str, node_id: str, *, device: str | None = None, sim_pages: int = 0,
+               adb_port: int | None = None, device_run: dict[str, Any] | None = None,
+               test_recipient: str | None = None, slots: int = 4, wait: bool = True) -> Any:
+    """Create the detached named host actor on node ``node_id`` (hard affinity: it must run
+    where the phones are). The actor runs episodes on threads, up to its phones and pages."""
+    import ray
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    cls = ray.remote(EpisodeHost)
+    actor = cls.options(name=HOST_PREFIX + name, namespace=NAMESPACE, lifetime="detached", max_restarts=0,
+                        max_task_retries=0, max_concurrency=max(4, slots + 4), num_cpus=0,
+                        scheduling_strategy=NodeAffinitySchedulingStrategy(node_id, soft=False),
+                        ).remote(name, device=device, sim_pages=sim_pages, adb_port=adb_port,
+                                 device_run=device_run, test_recipient=test_recipient)
+    if wait:
+        ray.get(actor.info.remote(), timeout=300)  # constructed: its farm started (or its error is known)
+    return actor
+
+
+def _lost(e: BaseException) -> HostLost:
+    import ray.exceptions as rx
+
+    if isinstance(e, getattr(rx, "NodeDiedError", ())):
+        return HostLost("node_died", str(e)[:200])
+    if isinstance(e, (rx.ObjectLostError,)):
+        return HostLost("object_lost", str(e)[:200])
+    return HostLost("actor_died", f"{type(e).__name__}: {str(e)[:200]}")
+
+
+class RayEngine:
+    """The dispatcher's :class:`~transfer.distributed.dispatcher.Engine` over named host actors."""
+
+    def __init__(self, driver: str | None = None, info_timeout: float = 30.0):
+        self.driver = driver or uuid.uuid4().hex
+        self.info_timeout = info_timeout
+        self.actors: dict[str, Any] = {}  # incarnation key -> actor handle
+        self.begun: set[str] = set()
+
+    def hosts(self) -> list[HostInfo]:
+        import ray
+
+        out: list[HostInfo] = []
+        for full in host_names():
+            try:
+                actor = ray.get_actor(full, namespace=NAMESPACE)
+                key = actor._actor_id.hex()
+                if key not in self.begun:  # a driver takes over the host: cancel an old driver's work
+                    ray.get(actor.begin.remote(self.driver), timeout=self.info_timeout)
+                    self.begun.add(key)
+                raw = ray.get(actor.info.remote(), timeout=self.info_timeout)
+            except Exception:  # noqa: BLE001 - a host leaving while we look: it is not there
+                continue
+            self.actors[key] = actor
+            out.append(HostInfo(name=raw["name"], key=key, capacity=raw["capacity"], versions=raw["versions"],
+                                error=raw.get("error")))
+        return out
+
+    def submit(self, host: HostInfo, spec: EpisodeSpec) -> Any:
+        return self.actors[host.key].run.remote(spec.model_dump_json(), self.driver)
+
+    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, Result | HostLost]]:
+        import ray
+
+        ready, _ = ray.wait(handles, num_returns=1, timeout=timeout)
+        if ready:  # whatever else is done too, without waiting
+            more, _ = ray.wait([h for h in handles if h not in ready], num_returns=len(handles) - len(ready),
+                               timeout=0)
+            ready += more
+        out: list[tuple[Any, Result | HostLost]] = []
+        for h in ready:
+            try:
+                got = ray.get(h)
+                out.append((h, Result(record=got["record"], traces=got["traces"])))
+            except Exception as e:  # noqa: BLE001 - an episode's own errors come back as records
+                out.append((h, _lost(e)))
+        return out
+
+    def cancel(self, handle: Any) -> None:
+        import ray
+
+        try:
+            ray.cancel(handle, force=False)
+        except Exception:  # noqa: BLE001
+            pass
+
+    def check_policies(self, specs: list[str]) -> list[str]:
+        import ray
+
+        bad: list[str] = []
+        for actor in self.actors.values():
+            try:
+                bad += ray.get(actor.check_policies.remote(specs), timeout=120)
+            except Exception:  # noqa: BLE001 - a host lost now is handled by the run
+                pass
+        return bad
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LocalCluster:
+    """A throwaway N-node cluster on this machine (``--ray local:N``), all on 127.0.0.1: each node
+    gets one host with its own adb server and, for ``vdevice:K``, its own K virtual phones."""
+
+    n: int
+    cluster: Any = None
+    nodes: list[Any] = field(default_factory=list)
+    adb_ports: list[int] = field(default_factory=list)
+    started_s: float = 0.0
+
+    @property
+    def address(self) -> str:
+        return self.cluster.address
+
+    def start(self, *, num_cpus: int = 1) -> "LocalCluster":
+        t0 = time.perf_counter()
+        secure_env(loopback=True)  # before Ray reads its config
+        from ray.cluster_utils import Cluster
+
+        common = {"node_ip_address": "127.0.0.1", "include_dashboard": False, "num_cpus": num_cpus,
+                  "object_store_memory": 80 * 1024 * 1024}
+        self.cluster = Cluster(initialize_head=True, head_node_args=dict(common), shutdown_at_exit=True)
+        self.nodes = [self.cluster.head_node]
+        for _ in range(self.n - 1):
+            self.nodes.append(self.cluster.add_node(wait=False, **common))
+        self.cluster.wait_for_nodes()
+        connect(self.address)
+        self.started_s = time.perf_counter() - t0
+        return self
+
+    def add_host(self, i: int, **kw: Any) -> Any:
+        """Start host ``node-i`` on node ``i`` with a private adb server."""
+        port = _free_port()
+        self.adb_ports.append(port)
+        return spawn_host(f"node-{i}", self.nodes[i].node_id, adb_port=port, **kw)
+
+    def add_hosts(self, **kw: Any) -> list[Any]:
+        """One host per node, started side by side; returns once each has its farm up."""
+        import ray
+
+        actors = [self.add_host(i, wait=False, **kw) for i in range(len(self.nodes))]
+        ray.get([a.info.remote() for a in actors], timeout=600)
+        return actors
+
+    def add_node(self, **kw: Any) -> int:
+        """One more node (a re-added host); its index."""
+        node = self.cluster.add_node(node_ip_address="127.0.0.1", include_dashboard=False, num_cpus=1,
+                                     object_store_memory=80 * 1024 * 1024, **kw)
+        self.nodes.append(node)
+        return len(self.nodes) - 1
+
+    def kill_node(self, i: int) -> None:
+        """Remove node ``i`` without grace (its processes are killed)."""
+        self.cluster.remove_node(self.nodes[i], allow_graceful=False)
+
+    def close_hosts(self) -> list[dict[str, Any]]:
+        """Close every live host (teardown, restore, audit); their phones' closing reports."""
+        import ray
+
+        reports: list[dict[str, Any]] = []
+        for full in host_names():
+            try:
+                actor = ray.get_actor(full, namespace=NAMESPACE)
+                reports += ray.get(actor.close.remote(), timeout=120)
+                ray.kill(actor)
+            except Exception:  # noqa: BLE001 - a lost host has nothing left to close
+                pass
+        return reports
+
+    def shutdown(self) -> None:
+        import ray
+        from adbutils import adb_path
+
+        try:
+            ray.shutdown()
+        finally:
+            if self.cluster is not None:
+                self.cluster.shutdown()
+            for port in self.adb_ports:  # our own adb servers only
+                subprocess.run([adb_path(), "-P", str(port), "kill-server"], capture_output=True, timeout=30,
+                               check=False)
+
+
+class RayExecutor:
+    """:class:`~transfer.runner.Executor` over a Ray cluster (same ``run(specs, rundir)``)."""
+
+    def __init__(self, address: str, *, policy_specs: list[str] | None = None, max_attempts: int = 3,
+                 episode_deadline_s: float = 1800.0, host_wait_s: float = 60.0, max_policy_outages: int | None = None):
+        from ..runner import _MAX_POLICY_OUTAGES
+
+        self.address = address
+        self.policy_specs = policy_specs or []
+        self.engine = RayEngine()
+        self.dispatcher = Dispatcher(self.engine, driver_versions=versions(), max_attempts=max_attempts,
+                                     episode_deadline_s=episode_deadline_s, host_wait_s=host_wait_s,
+                                     max_policy_outages=(_MAX_POLICY_OUTAGES.get() if max_policy_outages is None
+                                                         else max_policy_outages))
+
+    def preflight(self) -> None:
+        """Connect, adopt the hosts and check them (versions, phones, policies): a one-line
+        :class:`NoUsableHosts` naming the host and the fix before any episode runs."""
+        connect(self.address)
+        self.dispatcher.refresh_hosts()
+        if not self.dispatcher.hosts:
+            why = list(self.dispatcher.refused.values()) or [
+                f"no s2r host has joined the cluster at {self.address}; run `s2r worker --address "
+                f"{self.address}` on each phone host"]
+            raise NoUsableHosts("; ".join(why))
+        bad = self.engine.check_policies(self.policy_specs)
+        if bad:
+            raise NoUsableHosts(bad[0] + "; copy the checkpoint to the same path on every host")
+
+    def run(self, specs: list[EpisodeSpec], rundir: RunDir) -> list[EpisodeRecord]:
+        if not self.dispatcher.hosts:
+            self.preflight()
+        return self.dispatcher.run(specs, rundir)
+
+
+def start_node(*, head: bool, address: str | None = None, node_ip: str | None = None, port: int = 6379,
+               num_cpus: int | None = None, dashboard: bool = False) -> Any:
+    """Start (``head``) or join a Ray node in this process's care, the way ``ray start`` would but
+    from Python, so that a loopback address stays loopback. Returns Ray's node object; the node's
+    processes end with :func:`stop_node` (or this process)."""
+    import ray._private.node as rnode
+    from ray._private.parameter import RayParams
+
+    ip = node_ip or (address.rpartition(":")[0] if address and is_loopback(address.rpartition(":")[0]) else None)
+    secure_env(loopback=bool(ip and is_loopback(ip)), persist=head)
+    if not ip:
+        from ray._private.services import get_node_ip_address
+
+        ip = get_node_ip_address()
+    params: dict[str, Any] = {"node_ip_address": ip, "include_dashboard": dashboard, "min_worker_port": 0,
+                              "max_worker_port": 0, "num_gpus": 0}
+    if num_cpus is not None:
+        params["num_cpus"] = num_cpus
+    if head:
+        params["gcs_server_port"] = port
+    else:
+        assert address, "joining needs the head's address"
+        _reachable(address)
+        params.update(gcs_address=address, include_log_monitor=False, node_manager_port=0)
+    p = RayParams(**params)
+    if not head and not dashboard:
+        p.dashboard_agent_listen_port = None
+    return rnode.Node(p, head=head, shutdown_at_exit=True, spawn_reaper=True)
+
+
+def stop_node(node: Any) -> None:
+    node.kill_all_processes(check_alive=False, allow_graceful=True)
