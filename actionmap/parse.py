@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ast
 import json
+import logging
 import math
 import re
 from typing import Any, Literal
@@ -38,7 +39,27 @@ CLAMP_TOLERANCE = 0.05
 """Fraction of the range a coordinate may overshoot and still be clamped rather than rejected."""
 
 ErrorKind = Literal["empty", "too_long", "no_action", "bad_json", "unknown_action", "missing_field",
-                    "bad_value", "out_of_range", "bad_text"]
+                    "bad_number", "bad_point", "bad_index", "unknown_key", "bad_direction", "bad_status",
+                    "not_literal", "wrong_type", "invalid_action", "bad_options", "out_of_range", "bad_text",
+                    "internal_error", "bad_value"]
+"""Why an output was rejected. Each rejection :func:`parse_action` makes on purpose has its own kind:
+
+* ``bad_number`` — a coordinate, duration or wait is not a finite number (a bool, NaN, ``"abc"``);
+* ``bad_point`` — a point is not two numbers (or a four-number box);
+* ``bad_index`` — an element index is not a small non-negative integer;
+* ``unknown_key`` / ``bad_direction`` / ``bad_status`` — a key, scroll direction or terminal status we do not know;
+* ``not_literal`` — a function-call action whose arguments are expressions, not literals (never evaluated);
+* ``wrong_type`` — a field of the wrong JSON type (text that is not a string, answer fields that are not an object);
+* ``invalid_action`` — the action schema refused the converted action;
+* ``bad_options`` — the caller's options are unusable (``coords="px"`` without a screen size).
+
+``internal_error`` is the last resort: an exception the parser did not anticipate. It still keeps the
+contract (only :class:`ActionParseError` escapes) but is logged as a parser bug, so a crash can never pass
+for a deliberate rejection. ``bad_value`` is no longer produced by the parser; it stays in the type for
+callers that wrap other failures (a policy that raised) in an :class:`ActionParseError`.
+"""
+
+log = logging.getLogger(__name__)
 
 
 class ActionParseError(ValueError):
@@ -129,7 +150,7 @@ def parse_action(
         if isinstance(raw, Action):
             return raw
         if coords == "px" and (screen is None or screen[0] <= 0 or screen[1] <= 0):
-            raise ActionParseError("bad_value", "coords='px' needs screen=(width, height)", raw)
+            raise ActionParseError("bad_options", "coords='px' needs screen=(width, height)", raw)
         obj = _to_object(raw)
         conv = _Converter(coords, grid, screen, raw)
         return conv.build(obj)
@@ -138,7 +159,9 @@ def parse_action(
     except RecursionError:
         raise ActionParseError("bad_json", "nesting too deep", raw) from None
     except Exception as e:  # noqa: BLE001 - the contract: only ActionParseError escapes
-        raise ActionParseError("bad_value", f"{type(e).__name__}: {e}"[:500], raw) from None
+        # Every deliberate rejection above raises its own kind; reaching here is a parser bug.
+        log.error("parse_action bug on %.200r", raw, exc_info=True)
+        raise ActionParseError("internal_error", f"{type(e).__name__}: {e}"[:500], raw) from None
 
 
 def try_parse_action(raw: Any, **options: Any) -> "Action | ActionParseError":
@@ -241,7 +264,7 @@ def _call_in(text: str, raw: Any) -> dict[str, Any] | None:
                 kwargs[kw.arg] = ast.literal_eval(kw.value)
             args = [ast.literal_eval(a) for a in node.args]
         except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
-            raise ActionParseError("bad_value", f"arguments of {name}() are not literals", raw) from None
+            raise ActionParseError("not_literal", f"arguments of {name}() are not literals", raw) from None
         if name == "do":  # AutoGLM: do(action="Tap", element=[x, y])
             act = kwargs.pop("action", args[0] if args else None)
             if act is None:
@@ -298,15 +321,15 @@ class _Converter:
         if isinstance(v, str):
             s = v.strip()
             if not re.fullmatch(_NUM, s):
-                raise self.err("bad_value", f"{what} is not a number: {v!r}"[:200])
+                raise self.err("bad_number", f"{what} is not a number: {v!r}"[:200])
             v = float(s)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
-            raise self.err("bad_value", f"{what} is not a number: {v!r}"[:200])
+            raise self.err("bad_number", f"{what} is not a number: {v!r}"[:200])
         if isinstance(v, int) and abs(v) > 10**9:
             raise self.err("out_of_range", f"{what} = {str(v)[:20]}… is out of range")
         v = float(v)
         if not math.isfinite(v):
-            raise self.err("bad_value", f"{what} is not finite")
+            raise self.err("bad_number", f"{what} is not finite")
         return v
 
     def axis(self, v: Any, axis: int, what: str) -> int:
@@ -333,11 +356,11 @@ class _Converter:
         if isinstance(v, dict):
             if "x" in v and "y" in v:
                 return self.axis(v["x"], 0, f"{what}.x"), self.axis(v["y"], 1, f"{what}.y")
-            raise self.err("bad_value", f"{what} object needs x and y")
+            raise self.err("bad_point", f"{what} object needs x and y")
         if isinstance(v, str):
             nums = re.findall(_NUM, v.replace("<|box_start|>", " ").replace("<|box_end|>", " "))
             if len(nums) not in (2, 4):
-                raise self.err("bad_value", f"{what} is not a point: {v!r}"[:200])
+                raise self.err("bad_point", f"{what} is not a point: {v!r}"[:200])
             v = [float(n) for n in nums]
         if isinstance(v, (list, tuple)):
             if len(v) == 1 and isinstance(v[0], (list, tuple)):
@@ -348,7 +371,7 @@ class _Converter:
                 x1, y1 = self.axis(v[0], 0, f"{what}.x1"), self.axis(v[1], 1, f"{what}.y1")
                 x2, y2 = self.axis(v[2], 0, f"{what}.x2"), self.axis(v[3], 1, f"{what}.y2")
                 return (x1 + x2) // 2, (y1 + y2) // 2
-        raise self.err("bad_value", f"{what} is not a point: {v!r}"[:200])
+        raise self.err("bad_point", f"{what} is not a point: {v!r}"[:200])
 
     def _first(self, obj: dict[str, Any], *keys: str) -> Any:
         for k in keys:
@@ -362,7 +385,7 @@ class _Converter:
             if isinstance(target, str) and target.strip().isdigit():
                 target = int(target.strip())
             if isinstance(target, bool) or not isinstance(target, int) or not 0 <= target < 100_000:
-                raise self.err("bad_value", f"element index must be a small non-negative integer: {target!r}"[:200])
+                raise self.err("bad_index", f"element index must be a small non-negative integer: {target!r}"[:200])
             return {"target": target}
         pt = self._first(obj, "point", "coordinate", "coordinates", "start_box", "element", "position", "box",
                          "start_point", "start", "bbox")
@@ -383,7 +406,7 @@ class _Converter:
         if isinstance(v, (int, float)) and not isinstance(v, bool):
             v = str(v)
         if not isinstance(v, str):
-            raise self.err("bad_value", "text must be a string")
+            raise self.err("wrong_type", "text must be a string")
         return v
 
     # build -----------------------------------------------------------------------------------
@@ -445,7 +468,7 @@ class _Converter:
             if k is None and obj.get("_args"):
                 k = obj["_args"][0]
             if not isinstance(k, str) or _norm_name(k) not in _KEY_ALIASES:
-                raise self.err("bad_value", f"unknown key {str(k)[:40]!r}")
+                raise self.err("unknown_key", f"unknown key {str(k)[:40]!r}")
             out = {"type": "key", "key": _KEY_ALIASES[_norm_name(k)]}
         elif mapped == "open_app":
             from .apps import canonical_app_id
@@ -463,7 +486,7 @@ class _Converter:
             if fields is None:
                 fields = {"answer": self.text_of(obj, "answer", "text", "content", "value")}
             if not isinstance(fields, dict):
-                raise self.err("bad_value", "answer fields must be an object")
+                raise self.err("wrong_type", "answer fields must be an object")
             out = {"type": "answer", "fields": fields}
         elif mapped == "complete":
             msg = self._first(obj, "message", "content", "text", "answer") or ""
@@ -478,7 +501,7 @@ class _Converter:
             elif status in ("failure", "fail", "failed", "infeasible", "abort", "impossible"):
                 out = {"type": "abort", "reason": str(self._first(obj, "message", "reason") or status)}
             else:
-                raise self.err("bad_value", f"unknown status {status[:40]!r}")
+                raise self.err("bad_status", f"unknown status {status[:40]!r}")
         else:  # pragma: no cover - every alias maps somewhere above
             raise self.err("unknown_action", f"unhandled action {mapped}")
         if self.clamped:
@@ -488,14 +511,14 @@ class _Converter:
         except ValidationError as e:
             first = e.errors()[0]
             loc = ".".join(str(p) for p in first.get("loc", ()))
-            raise self.err("bad_value", f"{loc}: {first.get('msg')}"[:300]) from None
+            raise self.err("invalid_action", f"{loc}: {first.get('msg')}"[:300]) from None
 
     def scroll_like(self, obj: dict[str, Any], anchor: Any = None) -> Any:
         from .actions import ACTION_ADAPTER
 
         d = obj.get("direction")
         if not isinstance(d, str) or d.strip().lower() not in _DIRECTIONS:
-            raise self.err("bad_value", f"scroll direction must be up/down/left/right, got {str(d)[:40]!r}")
+            raise self.err("bad_direction", f"scroll direction must be up/down/left/right, got {str(d)[:40]!r}")
         out: dict[str, Any] = {"type": "scroll", "direction": d.strip().lower()}
         if anchor is None:
             anchor = self._first(obj, "point", "coordinate", "start_box", "element", "anchor")
@@ -510,7 +533,7 @@ class _Converter:
         try:
             return ACTION_ADAPTER.validate_python(out)
         except ValidationError as e:
-            raise self.err("bad_value", str(e.errors()[0].get("msg")))
+            raise self.err("invalid_action", str(e.errors()[0].get("msg"))) from None
 
 
 def _invert(direction: str) -> str:

@@ -89,10 +89,11 @@ def check_adb() -> list[Check]:
     except Exception as e:  # noqa: BLE001
         return [Check("adb binary", "fail", str(e)[:160], "pip install --force-reinstall adbutils (its wheel bundles adb)")]
     try:
-        from device.adb import ensure_server
+        from device.adb import ensure_server, server_addr
 
         sv = ensure_server()
-        checks.append(Check("adb server", "ok", f"protocol version {sv} on 127.0.0.1:5037"))
+        host, port = server_addr()  # ADB_SERVER_SOCKET / ANDROID_ADB_SERVER_PORT, as adb itself reads them
+        checks.append(Check("adb server", "ok", f"protocol version {sv} on {host}:{port}"))
     except Exception as e:  # noqa: BLE001
         checks.append(Check("adb server", "fail", str(e)[:160], f"{path} start-server"))
     return checks

@@ -187,7 +187,9 @@ def test_type_unicode_and_shell_metacharacters_literally(rig: tuple[Any, Any, An
     finally:
         env.input.only_methods = None
     assert info.error is None and info.invalid_action is None, info
-    assert info.extra.get("text_method") == (method if method != "auto" else info.extra.get("text_method")), info.extra
+    # auto takes the first method the phone offers: a stock phone has no ADB keyboard, so uiautomator2's set_text
+    assert env.input.text_methods()[0] == "u2_set_text"
+    assert info.extra.get("text_method") == (method if method != "auto" else "u2_set_text"), info.extra
     assert info.extra.get("text_verified") is True, info.extra
     ui = phone.state_data()["ui"]
     assert ui["fields"].get("ct_query") == text, ui["fields"]
@@ -218,14 +220,66 @@ def test_text_that_cannot_be_typed_is_reported_not_hidden(rig: tuple[Any, Any, A
     assert info.extra["text_attempts"][0]["method"] == "input_text"
 
 
+def _element(obs: Observation, *, text: str | None = None, rid: str | None = None) -> Any:
+    """The first element with this exact text or resource id (the test's way of finding a target)."""
+    for e in obs.elements:
+        if (text is None or e.text == text) and (rid is None or (e.resource_id or "").endswith(rid)):
+            return e
+    raise AssertionError(f"no element text={text!r} rid={rid!r} on screen: {obs.describe(60)}")
+
+
+def _ok(env: Any, action: Any) -> Observation:
+    obs, info = env.step(action)
+    assert info.error is None and info.invalid_action is None, (action, info)
+    return obs
+
+
+def _open(env: Any, app: str) -> Observation:
+    """Open an app, answering Android 13+'s first-launch notification prompt the way a careful user does."""
+    obs = _ok(env, OpenApp(app=app))
+    deny = [e for e in obs.elements if e.resource_id.endswith(":id/permission_deny_button")]
+    return _ok(env, Tap(target=deny[0].index)) if deny else obs
+
+
 def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any]) -> None:
+    """Each gesture does on the phone what it does on Android: a long press selects (not opens) a thread,
+    a double tap is two taps, a swipe scrolls a list, a drag moves a slider, a wait lets time pass."""
     _host, phone, env = rig
-    obs = _home(env)
-    for a in (LongPress(point=(500, 500), duration_ms=900), DoubleTap(point=(500, 120)),
-              Swipe(start=(500, 800), end=(500, 300), duration_ms=300),
-              Drag(start=(300, 700), end=(700, 700), duration_ms=1200), Key(key="home")):
-        obs, info = env.step(a)
-        assert info.error is None and info.invalid_action is None, (a, info)
+    # long press: Messages enters selection mode on the held thread instead of opening it
+    obs = _open(env, "messages")
+    row = next(e for e in obs.elements if e.long_clickable)
+    obs = _ok(env, LongPress(point=row.grid_bounds.center, duration_ms=900))
+    ui = phone.state_data()["ui"]
+    assert len(ui["msel"]) == 1 and ui["mlong"] == ui["msel"][0], ui
+    assert any(e.text == "1 selected" for e in obs.elements), obs.describe(40)
+    _ok(env, Key(key="back"))
+    # double tap: two taps on a calculator key type its digit twice
+    obs = _open(env, "calculator")
+    _ok(env, Tap(point=_element(obs, text="AC").grid_bounds.center))
+    obs = _ok(env, DoubleTap(point=_element(obs, text="7").grid_bounds.center))
+    assert phone.read_state().calculator_display == "77"
+    # swipe: a finger moving up scrolls the contact list down: its offset grows and the top rows leave the screen
+    env.shell.run(["am", "force-stop", "com.android.contacts"])  # the list from the top, not an earlier search
+    obs = _open(env, "contacts")
+    offsets = lambda: {k: v for k, v in phone.state_data()["ui"]["scroll"].items() if k.startswith("contacts/")}  # noqa: E731
+    before_scroll = offsets()
+    top_row = min((e for e in obs.elements if e.text and e.resource_id.endswith(":id/title")),
+                  key=lambda e: e.grid_bounds.top)
+    obs = _ok(env, Swipe(start=(500, 800), end=(500, 300), duration_ms=300))
+    grown = {k: v for k, v in offsets().items() if v > before_scroll.get(k, 0) + 100}
+    assert len(grown) == 1, (before_scroll, offsets())
+    # and the screen shows it: the row that was on top is no longer where it was
+    assert (top_row.text, top_row.grid_bounds) not in {(e.text, e.grid_bounds) for e in obs.elements}
+    obs = _open(env, "settings")
+    # drag: dragging the brightness slider's thumb to the left end sets the brightness to its minimum
+    obs = _ok(env, Tap(point=_element(obs, text="Display").grid_bounds.center))
+    obs = _ok(env, Tap(point=_element(obs, text="Brightness level").grid_bounds.center))
+    before = phone.read_state().settings.brightness
+    bar = _element(obs, rid=":id/seekbar").grid_bounds
+    y = (bar.top + bar.bottom) // 2
+    _ok(env, Drag(start=(bar.right - 5, y), end=(bar.left, y), duration_ms=1200))
+    assert before and phone.read_state().settings.brightness == 0, before
+    _ok(env, Key(key="home"))
     t0 = phone.now()
     obs, info = env.step(Wait(seconds=1.0))
     assert (phone.now() - t0).total_seconds() >= 1.0 and info.timings_ms["act"] >= 1000

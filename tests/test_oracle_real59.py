@@ -62,11 +62,16 @@ def test_oracle_solves_real59_seed0_both_flavors() -> None:
     # every episode was really run and judged (no infrastructure errors hidden as passes)
     assert all(o.error is None for o in outs), [o.template_id for o in outs if o.error]
     assert all(o.steps >= 1 for o in outs)
-    failed = oc.failures([o for o in outs if not o.passed], verbose=True)
+    # every outcome, passed ones included: a pass with side effects is a failure too (failures() keeps
+    # everything that is not a strict pass)
+    failed = oc.failures(outs, verbose=True)
     assert not failed, f"{len(failed)} oracle failures:\n" + json.dumps(failed, ensure_ascii=False, indent=1)[:20000]
-    # query tasks end with an Answer, operate tasks with Complete
-    kinds = {o.template_id: o.terminated_by for o in outs}
+    assert all(o.success is True and o.side_effects == [] for o in outs)
+    # query tasks end with an Answer, operate tasks with Complete, in each flavor
+    kinds = {(o.template_id, o.flavor): o.terminated_by for o in outs}
+    assert len(kinds) == 59 * 2
     from transfer.tasks.loader import load_templates
 
     for t in load_templates("real59"):
-        assert kinds[t.id] == ("answer" if t.kind == "query" else "complete"), t.id
+        for flavor in ("sim", "aosp"):
+            assert kinds[t.id, flavor] == ("answer" if t.kind == "query" else "complete"), (t.id, flavor)

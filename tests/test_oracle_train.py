@@ -85,8 +85,16 @@ def test_oracle_solves_train_sample_seed1() -> None:
         pool.rt.run(pool.close())
     assert [(o.template_id, o.flavor) for o in outs] == jobs
     assert all(o.error is None and o.steps >= 1 for o in outs)
-    failed = oc.failures([o for o in outs if not o.passed], verbose=True)
+    # every outcome: failures() also keeps a pass that left side effects
+    failed = oc.failures(outs, verbose=True)
     assert not failed, f"{len(failed)} oracle failures:\n" + json.dumps(failed, ensure_ascii=False, indent=1)[:20000]
+    assert all(o.success is True and o.side_effects == [] for o in outs)
+    # each episode ended the way its kind demands, in the flavor it ran in
+    from transfer.tasks.loader import get_template
+
+    for o in outs:
+        want = "answer" if get_template(o.template_id).kind == "query" else "complete"
+        assert o.terminated_by == want, (o.template_id, o.flavor, o.terminated_by)
 
 
 # --- pure helpers: what the screen shows → answers -----------------------------------------------

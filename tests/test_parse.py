@@ -7,12 +7,15 @@ The contract: a known format yields the right action; anything else yields
 from __future__ import annotations
 
 import json
+import logging
+import typing
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actionmap import Action, ActionParseError, try_parse_action
+from actionmap.parse import ErrorKind
 
 QWEN_TOOL_CALL = """I need to open the clock to set an alarm.
 <tool_call>
@@ -91,36 +94,47 @@ GOOD: list[tuple[str, object, dict, dict]] = [
     ("string-numbers", '{"action": "click", "coordinate": ["12", "34"]}', {}, {"type": "tap", "point": (12, 34)}),
 ]
 
-BAD: list[tuple[str, object, dict, str]] = [
-    ("empty", "", {}, "empty"),
-    ("whitespace", "   \n ", {}, "empty"),
-    ("prose", "I think I should tap the button.", {}, "no_action"),
-    ("unknown-action", '{"action": "teleport", "coordinate": [1, 2]}', {}, "unknown_action"),
-    ("missing-coordinate", '{"action": "click"}', {}, "missing_field"),
-    ("missing-type", '{"coordinate": [1, 2]}', {}, "missing_field"),
-    ("huge-number", '{"action": "click", "coordinate": [1e308, 5]}', {}, "out_of_range"),
-    ("huge-int", '{"action": "click", "coordinate": [' + "9" * 400 + ', 5]}', {}, "out_of_range"),
-    ("nan", '{"action": "click", "coordinate": [NaN, 5]}', {}, "bad_value"),
-    ("infinity", '{"action": "click", "coordinate": [Infinity, 5]}', {}, "bad_value"),
-    ("negative", '{"action": "click", "coordinate": [-400, 5]}', {}, "out_of_range"),
-    ("bool-coordinate", '{"action": "click", "coordinate": [true, 5]}', {}, "bad_value"),
-    ("three-numbers", '{"action": "click", "coordinate": [1, 2, 3]}', {}, "bad_value"),
-    ("truncated-json", '{"action": "click", "coordinate": [1, ', {}, "bad_json"),
-    ("control-chars", '{"action": "type", "text": "a\\u0000b"}', {}, "bad_text"),
-    ("too-long-text", json.dumps({"action": "type", "text": "x" * 5000}), {}, "bad_text"),
-    ("too-long-output", "x" * 70_000, {}, "too_long"),
-    ("not-utf8", b"\xff\xfe\x00", {}, "bad_text"),
-    ("list-not-object", [1, 2, 3], {}, "no_action"),
-    ("none", None, {}, "no_action"),
-    ("bad-key", '{"action": "system_button", "button": "Power"}', {}, "bad_value"),
-    ("bad-direction", '{"action": "scroll", "direction": "sideways"}', {}, "bad_value"),
-    ("python-injection", "Action: click(start_box=__import__('os').system('id'))", {}, "bad_value"),
-    ("dunder-call", "__import__('os').system('echo pwned')", {}, "no_action"),
-    ("px-without-screen", '{"action": "click", "coordinate": [1, 2]}', {"coords": "px"}, "bad_value"),
-    ("deep-nesting", "[" * 100_000, {}, "too_long"),
-    ("deep-nesting-json", '{"a":' * 5000 + "1" + "}" * 5000, {}, "bad_json"),
-    ("negative-index", {"action_type": "click", "index": -1}, {}, "bad_value"),
-    ("bad-status", {"action_type": "status", "goal_status": "maybe"}, {}, "bad_value"),
+BAD: list[tuple[str, object, dict, str, str]] = [
+    # (id, raw, parse options, expected kind, text the reason must contain)
+    ("empty", "", {}, "empty", "empty output"),
+    ("whitespace", "   \n ", {}, "empty", "empty output"),
+    ("prose", "I think I should tap the button.", {}, "no_action", "no action found"),
+    ("unknown-action", '{"action": "teleport", "coordinate": [1, 2]}', {}, "unknown_action", "'teleport'"),
+    ("missing-coordinate", '{"action": "click"}', {}, "missing_field", "needs a point or an element index"),
+    ("missing-type", '{"coordinate": [1, 2]}', {}, "missing_field", "no action type"),
+    ("huge-number", '{"action": "click", "coordinate": [1e308, 5]}', {}, "out_of_range", "point.x = 1e+308 outside 0..1000"),
+    ("huge-int", '{"action": "click", "coordinate": [' + "9" * 400 + ', 5]}', {}, "out_of_range", "point.x = 9999"),
+    ("nan", '{"action": "click", "coordinate": [NaN, 5]}', {}, "bad_number", "point.x is not finite"),
+    ("infinity", '{"action": "click", "coordinate": [Infinity, 5]}', {}, "bad_number", "point.x is not finite"),
+    ("negative", '{"action": "click", "coordinate": [-400, 5]}', {}, "out_of_range", "point.x = -400 outside 0..1000"),
+    ("bool-coordinate", '{"action": "click", "coordinate": [true, 5]}', {}, "bad_number", "point.x is not a number: True"),
+    ("word-coordinate", '{"action": "click", "coordinate": ["abc", 5]}', {}, "bad_number", "point.x is not a number: 'abc'"),
+    ("three-numbers", '{"action": "click", "coordinate": [1, 2, 3]}', {}, "bad_point", "point is not a point: [1, 2, 3]"),
+    ("point-without-y", '{"action": "click", "coordinate": {"x": 1}}', {}, "bad_point", "point object needs x and y"),
+    ("truncated-json", '{"action": "click", "coordinate": [1, ', {}, "bad_json", "invalid JSON"),
+    ("control-chars", '{"action": "type", "text": "a\\u0000b"}', {}, "bad_text", "text contains control character U+0000"),
+    ("too-long-text", json.dumps({"action": "type", "text": "x" * 5000}), {}, "bad_text", "text is 5000 characters; at most 4096 allowed"),
+    ("text-not-string", '{"action": "type", "text": ["a"]}', {}, "wrong_type", "text must be a string"),
+    ("fields-not-object", '{"action": "answer", "fields": [1]}', {}, "wrong_type", "answer fields must be an object"),
+    ("too-long-output", "x" * 70_000, {}, "too_long", "output is 70000 characters"),
+    ("not-utf8", b"\xff\xfe\x00", {}, "bad_text", "not UTF-8"),
+    ("list-not-object", [1, 2, 3], {}, "no_action", "got list"),
+    ("none", None, {}, "no_action", "got NoneType"),
+    ("bad-key", '{"action": "system_button", "button": "Power"}', {}, "unknown_key", "unknown key 'Power'"),
+    ("bad-direction", '{"action": "scroll", "direction": "sideways"}', {}, "bad_direction", "got 'sideways'"),
+    ("python-injection", "Action: click(start_box=__import__('os').system('id'))", {}, "not_literal",
+     "arguments of click() are not literals"),
+    ("dunder-call", "__import__('os').system('echo pwned')", {}, "no_action", "no action found"),
+    ("px-without-screen", '{"action": "click", "coordinate": [1, 2]}', {"coords": "px"}, "bad_options",
+     "coords='px' needs screen"),
+    ("deep-nesting", "[" * 100_000, {}, "too_long", "output is 100000 characters"),
+    ("deep-nesting-json", '{"a":' * 5000 + "1" + "}" * 5000, {}, "bad_json", "invalid JSON"),
+    ("negative-index", {"action_type": "click", "index": -1}, {}, "bad_index", "small non-negative integer: -1"),
+    ("bad-status", {"action_type": "status", "goal_status": "maybe"}, {}, "bad_status", "unknown status 'maybe'"),
+    ("negative-wait", '{"action": "wait", "time": -5}', {}, "invalid_action", "wait.seconds: Input should be greater"),
+    ("endless-wait", '{"action": "wait", "time": 99999}', {}, "invalid_action", "wait.seconds: Input should be less"),
+    ("short-long-press", '{"action": "long_press", "coordinate": [1, 2], "duration_ms": 4}', {}, "invalid_action",
+     "long_press.duration_ms"),
 ]
 
 
@@ -131,11 +145,12 @@ def test_parses_known_formats(raw: object, opts: dict, expected: dict) -> None:
         assert getattr(a, k) == v, (k, getattr(a, k), v)
 
 
-@pytest.mark.parametrize("raw,opts,kind", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
-def test_rejects_malformed_with_typed_error(raw: object, opts: dict, kind: str) -> None:
+@pytest.mark.parametrize("raw,opts,kind,reason", [b[1:] for b in BAD], ids=[b[0] for b in BAD])
+def test_rejects_malformed_with_typed_error(raw: object, opts: dict, kind: str, reason: str) -> None:
     with pytest.raises(ActionParseError) as ei:
         Action.parse(raw, **opts)
     assert ei.value.kind == kind, ei.value
+    assert reason in ei.value.reason, ei.value
     assert isinstance(ei.value.raw, str)
     if isinstance(raw, str) and len(raw) < 60_000:
         assert ei.value.raw == raw  # the exact text is kept for the run record
@@ -149,17 +164,47 @@ def test_injection_never_executes(tmp_path) -> None:
     assert not marker.exists()
 
 
+DELIBERATE_KINDS = set(typing.get_args(ErrorKind)) - {"internal_error", "bad_value"}
+"""Every kind the parser raises on purpose; ``internal_error`` means the parser itself crashed."""
+
+_FUZZ_KEYS = ["action", "type", "action_type", "coordinate", "coordinate2", "text", "x", "y", "index", "direction",
+              "start", "end", "key", "button", "app", "status", "goal_status", "fields", "point", "time", "duration",
+              "duration_ms", "seconds", "message", "target"]
+_FUZZ_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=20),
+    st.sampled_from(["click", "swipe", "long_press", "wait", "type", "scroll", "answer", "status", "key", "up"]),
+    st.lists(st.one_of(st.integers(), st.floats(), st.text(max_size=3)), max_size=5),
+    st.dictionaries(st.sampled_from(["x", "y", "a"]), st.integers(), max_size=3))
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(
     st.text(max_size=300),
     st.binary(max_size=200),
-    st.dictionaries(st.sampled_from(["action", "type", "action_type", "coordinate", "text", "x", "y", "index",
-                                     "direction", "start", "end", "key", "button", "app", "status", "fields"]),
-                    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True),
-                              st.text(max_size=20), st.lists(st.one_of(st.integers(), st.floats()), max_size=5)),
-                    max_size=6),
+    st.dictionaries(st.sampled_from(_FUZZ_KEYS), _FUZZ_VALUES, max_size=6),
+    st.dictionaries(st.sampled_from(_FUZZ_KEYS), _FUZZ_VALUES, max_size=6).map(lambda d: json.dumps(d, default=str)),
     st.recursive(st.none() | st.integers() | st.text(max_size=5), lambda c: st.lists(c) | st.dictionaries(st.text(max_size=5), c), max_leaves=20),
 ))
 def test_fuzz_only_typed_errors(raw: object) -> None:
+    """Arbitrary input yields an action or a deliberate rejection — never a parser crash in disguise."""
     res = try_parse_action(raw)
     assert isinstance(res, (Action, ActionParseError))
+    if isinstance(res, ActionParseError):
+        assert res.kind in DELIBERATE_KINDS, (res.kind, res.reason, raw)
+
+
+class _HostileDict(dict):
+    """A mapping that fails on lookup: the one way left to make the converter itself crash."""
+
+    def __contains__(self, key: object) -> bool:
+        raise RuntimeError("lookup exploded")
+
+
+def test_unanticipated_crash_is_a_distinct_logged_kind(caplog: pytest.LogCaptureFixture) -> None:
+    """The catch-all keeps the contract but is reported as a parser bug, not as a policy mistake."""
+    with caplog.at_level(logging.ERROR, logger="actionmap.parse"):
+        res = try_parse_action(_HostileDict(action="click"))
+    assert isinstance(res, ActionParseError)
+    assert (res.kind, res.reason) == ("internal_error", "RuntimeError: lookup exploded")
+    bugs = [r for r in caplog.records if r.name == "actionmap.parse" and r.levelno == logging.ERROR]
+    assert len(bugs) == 1 and "parse_action bug" in bugs[0].getMessage() and bugs[0].exc_info is not None

@@ -51,7 +51,27 @@ def test_killed_run_resumes_without_duplicates_and_same_summary(tmp_path) -> Non
     subprocess.run(_cmd(cut, resume=True), check=True, env=env, capture_output=True, timeout=600)
     ids = [json.loads(line)["episode_id"] for line in _lines(eps)]
     assert len(ids) == len(set(ids)) == 12  # 2 policies x 6 tasks, none twice
+    _assert_every_episode_has_a_verdict(full)
+    _assert_every_episode_has_a_verdict(cut)
     assert _summary(cut) == _summary(full)
+
+
+def _assert_every_episode_has_a_verdict(run: Path) -> None:
+    """Two runs of nothing but infrastructure errors would also compare equal: require real verdicts."""
+    eps = [json.loads(line) for line in _lines(run / "episodes.jsonl")]
+    assert len(eps) == 12
+    for e in eps:
+        assert e["error"] is None and e["error_kind"] is None and not e["undetermined"], e
+        assert isinstance(e["success"], bool) and e["checks"] and e["steps"] >= 1, e
+    # the oracle solves every one of these tasks; the random policy solves fewer
+    oracle = {e["task_id"]: e["success"] for e in eps if e["policy"] == "oracle"}
+    assert oracle == dict.fromkeys(TASKS.split(","), True)
+    summary = _summary(run)
+    assert summary["input"]["counted"] == 12 and summary["input"]["excluded"] == {
+        "undetermined": 0, "infra": 0, "no_verdict": 0}
+    by_policy = {m["policy"]: m for m in summary["metrics"]}
+    assert by_policy["oracle"]["counted"] == 6 and by_policy["oracle"]["sr"]["value"] == 1.0
+    assert by_policy["rand"]["counted"] == 6 and by_policy["rand"]["sr"]["value"] < 1.0
 
 
 def test_resume_refuses_a_different_run(tmp_path) -> None:

@@ -8,6 +8,7 @@ from datetime import datetime
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pydantic import ValidationError
 
 from actionmap import (ACTION_ADAPTER, ACTION_TYPES, Action, Observation, Screen, UIElement, WorldState, diff,
                        flatten)
@@ -55,19 +56,22 @@ def test_swipe_accepts_from_to_names() -> None:
     assert a.start == (1, 2) and a.end == (3, 4)
 
 
-@pytest.mark.parametrize("bad", [
-    {"type": "tap"},                                   # neither point nor target
-    {"type": "tap", "point": [1, 2], "target": 1},     # both
-    {"type": "tap", "point": [1001, 2]},               # off grid
-    {"type": "type", "text": "x" * (MAX_TEXT + 1)},     # too long
-    {"type": "type", "text": "a\x07b"},                 # control character
-    {"type": "key", "key": "volume_up"},
-    {"type": "answer", "fields": {}},
-    {"type": "teleport"},
+@pytest.mark.parametrize("bad,error_type,msg", [
+    ({"type": "tap"}, "value_error", "give exactly one of 'point' or 'target'"),      # neither point nor target
+    ({"type": "tap", "point": [1, 2], "target": 1}, "value_error", "give exactly one of 'point' or 'target'"),
+    ({"type": "tap", "point": [1001, 2]}, "less_than_equal", "less than or equal to 1000"),  # off grid
+    ({"type": "type", "text": "x" * (MAX_TEXT + 1)}, "value_error", f"{MAX_TEXT + 1} characters"),  # too long
+    ({"type": "type", "text": "a\x07b"}, "value_error", "control character U+0007"),
+    ({"type": "key", "key": "volume_up"}, "literal_error", "'back', 'home', 'recents', 'enter' or 'delete'"),
+    ({"type": "answer", "fields": {}}, "value_error", "an answer needs at least one field"),
+    ({"type": "teleport"}, "union_tag_invalid", "Input tag 'teleport'"),
 ])
-def test_invalid_canonical_actions_rejected(bad: dict) -> None:
-    with pytest.raises(Exception):
+def test_invalid_canonical_actions_rejected(bad: dict, error_type: str, msg: str) -> None:
+    """Each invalid action is refused by the schema itself, for its own reason (not by some crash)."""
+    with pytest.raises(ValidationError) as ei:
         ACTION_ADAPTER.validate_python(bad)
+    [err] = ei.value.errors()
+    assert err["type"] == error_type and msg in err["msg"], err
 
 
 def test_observation_round_trip_keeps_screenshot_bytes() -> None:

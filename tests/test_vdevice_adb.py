@@ -15,6 +15,8 @@ import socket
 import subprocess
 import time
 from collections.abc import Iterator
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -196,8 +198,31 @@ def test_am_start_set_alarm_skip_ui(rig: Rig) -> None:
     assert out.startswith("Starting: Intent { act=android.intent.action.SET_ALARM")
     alarm = (rig.phone.read_state().alarms or [])[-1]
     assert (alarm.hour, alarm.minute, alarm.label) == (6, 5, "Early flight ✈")
-    nxt = parse_dumpsys_alarm(d.shell("dumpsys alarm")).next_for_user(0)
-    assert nxt is not None and nxt.time is not None
+    dump = parse_dumpsys_alarm(d.shell("dumpsys alarm"))
+    nxt = dump.next_for_user(0)
+    assert nxt is not None and dump.now is not None
+    # the lock screen's next alarm is the soonest occurrence of any enabled alarm after the phone's now
+    want = min(_next_occurrence(a, dump.now) for a in rig.phone.read_state().alarms or [] if a.enabled)
+    assert nxt.time == want, (nxt.time, want, dump.now)
+    assert nxt.time <= _next_occurrence(alarm, dump.now)
+    assert nxt.time_ms == int(want.replace(tzinfo=_phone_zone(d)).timestamp() * 1000)
+
+
+_DAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+def _next_occurrence(alarm: "Alarm", now: datetime) -> datetime:  # noqa: F821
+    """When a clock alarm rings next after ``now`` (the AlarmClock app's rule: today if still ahead, else the
+    next allowed day; a one-off alarm may ring on any day)."""
+    for ahead in range(8):
+        day = (now + timedelta(days=ahead)).replace(hour=alarm.hour, minute=alarm.minute, second=0, microsecond=0)
+        if day > now and (not alarm.days or _DAYS[day.weekday()] in alarm.days):
+            return day
+    raise AssertionError(f"alarm {alarm} never rings")
+
+
+def _phone_zone(d: "adbutils.AdbDevice") -> ZoneInfo:
+    return ZoneInfo(d.shell(["getprop", "persist.sys.timezone"]).strip() or "UTC")
 
 
 def test_adb_keyboard_types_cjk_and_emoji_literally(rig: Rig) -> None:
@@ -245,8 +270,12 @@ def test_system_outputs_parse_through_adbutils(rig: Rig) -> None:
     win = parse_dumpsys_window(d.shell("dumpsys window displays"))
     assert win.init_size == (1080, 2400) and win.navigation_bar is not None
     assert d.list_packages(["-3"]) == ["com.android.adbkeyboard", "com.github.uiautomator"]
-    assert d.app_info("com.android.settings") is not None
-    assert "com.android.settings" in d.shell("cmd package resolve-activity --brief com.android.settings")
+    info = d.app_info("com.android.settings")
+    assert info is not None and info.package_name == "com.android.settings"
+    # AOSP ships Settings as a privileged system_ext app (build/make/target/product/handheld_system_ext.mk)
+    assert info.path == "/system_ext/priv-app/Settings/Settings.apk" and "SYSTEM" in info.flags, info
+    resolved = d.shell("cmd package resolve-activity --brief com.android.settings").splitlines()
+    assert resolved[-1].startswith("com.android.settings/"), resolved
 
 
 def test_push_and_pull_under_sdcard_appear_in_world_files(rig: Rig, tmp_path: Path) -> None:
@@ -290,7 +319,9 @@ def test_uiautomator2_bootstrap_pushes_jar_and_starts_the_server(rig: Rig) -> No
         assert rig.phone.fs.read_bytes("/data/local/tmp/u2.jar") == jar.read_bytes()
         assert server._check_alive()
         ps = rig.device.shell("ps -A")
-        assert ps  # the server process is a shell stream, not a package process
+        # the server process is a shell stream, not a package process: no uiautomator app runs
+        assert ps.splitlines()[0].split()[:2] == ["USER", "PID"], ps
+        assert "com.github.uiautomator" not in ps
     finally:
         if server is not None:
             server.stop_uiautomator(wait=True)

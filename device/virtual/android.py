@@ -72,6 +72,9 @@ class AndroidBackend(BaseBackend):
         self.commands.update(media_commands(phone, self.commands))  # screenrecord, exec, am's log lines
         #: (command line, seconds) of the last shell streams, measured inside the server
         self.shell_times: deque[tuple[str, float]] = deque(maxlen=4096)
+        #: every shell command line the phone receives, in order, while this is a list (None: not recorded).
+        #: Unbounded, unlike :attr:`shell_times`: a test sets it to ``[]`` to audit everything a run sent.
+        self.command_log: list[str] | None = None
         self.opens = 0
         self.drops = 0
         self._flaky_rng = random.Random(f"s2r-flaky:{phone.knobs.seed}")
@@ -87,6 +90,8 @@ class AndroidBackend(BaseBackend):
         return ShellInterpreter(self.commands, fs=self.fs, glob=self.fs.glob)
 
     async def run_shell(self, command: str, session: ShellSession) -> int:
+        if self.command_log is not None:
+            self.command_log.append(command)
         t0 = time.perf_counter()
         gen = self.phone.fs.generation
         try:
@@ -118,6 +123,8 @@ class AndroidBackend(BaseBackend):
                     parts = line.split()
                     return int(parts[1]) & 0xFF if len(parts) > 1 and parts[1].isdigit() else status
                 if line:
+                    if self.command_log is not None:
+                        self.command_log.append(line)
                     status = await sh.run_in_session(line, session)
                 await session.write_stdout(f"{device}:{sh.cwd} $ ")
 
