@@ -12,8 +12,11 @@ demo: setup
 demo-quick: setup
 	$(VENV)/bin/s2r demo --quick
 
+# two workers, whole files each: most tests wait on a browser page or a phone, so two files in
+# flight keep both cores busy (each worker has its own Chromium and private adb servers)
+TEST_WORKERS ?= 2
 test: setup
-	$(VENV)/bin/python -m pytest -q $(PYTEST_ARGS)
+	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache build *.egg-info
