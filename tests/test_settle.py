@@ -132,7 +132,7 @@ def test_fixed_and_androidworld_rules(rig: dict[str, Any], costs: Any) -> None:
         assert (env.options.settle, env.options.settle_fixed_s) == ("fixed", 0.6)
         before = _dumps_on_phone(server)
         obs, info = env.step(Key(key="home"))
-        assert info.error is None and 600 <= info.timings_ms["settle"] < 900, info.timings_ms
+        assert info.error is None and 600 <= info.timings_ms["settle"] < 3000, info.timings_ms  # the sleep, then one dump (loose: a loaded CI)
         assert _dumps_on_phone(server) - before == 1  # the sleep, then one observation
         env.options = saved.model_copy(update={"settle": "androidworld"})
         obs, info = env.step(OpenApp(app="settings"))
