@@ -12,19 +12,31 @@ Why a wrapper around ``adbutils.AdbDevice.shell2``:
   retries on another phone — otherwise :class:`DeviceCommandError`.
 * Shell v2 (exit status and stderr apart) is used when the device advertises it; old
   devices get v1 with adbutils' ``echo X4EXIT:$?`` trick.
+* **Reads travel together.** A state read is a few dozen small read-only commands (``content
+  query``, ``settings list``, ``dumpsys``…); each one alone pays an adb stream, a fresh ``sh``
+  and the USB round trips. :meth:`Shell.batch` runs many in one shell line with a per-batch
+  nonce marker after each (status on stdout, a second marker on stderr), so every command
+  keeps its own status, stdout and stderr. :meth:`Shell.prefetched` learns which read-only
+  commands a piece of reading code issues and, the next time, runs them all in one batch
+  before that code asks for them one by one.
 """
 
 from __future__ import annotations
 
+import re
+import secrets
 import shlex
 import socket
+import threading
 import time
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 
 import adbutils
 from pydantic import BaseModel
 
-__all__ = ["Shell", "ShellResult", "DeviceLost", "DeviceCommandError", "quote_argv"]
+__all__ = ["Shell", "ShellResult", "DeviceLost", "DeviceCommandError", "quote_argv", "read_only"]
 
 
 class DeviceLost(RuntimeError):
@@ -57,6 +69,35 @@ def quote_argv(argv: Sequence[str]) -> str:
     return " ".join(shlex.quote(str(a)) for a in argv)
 
 
+#: ``cmd SERVICE ARGS…`` forms that only read (the same argv with a value would write).
+_READ_ONLY_CMD = {("wifi", "status"), ("connectivity", "airplane-mode"), ("uimode", "night"),
+                  ("location", "is-location-enabled"), ("bluetooth_manager", "enable-state"),
+                  ("media_session", "volume", "--stream", "3", "--get"), ("notification", "list"),
+                  ("appops", "get")}
+
+
+def read_only(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` only reads the phone, so running it a moment early changes nothing.
+    Deliberately narrow: anything not known to be a read is not batched ahead of time."""
+    a = [str(x) for x in argv]
+    if not a:
+        return False
+    prog, rest = a[0], a[1:]
+    if prog in ("getprop", "dumpsys", "find", "ls", "stat", "cat", "id", "wm"):
+        return prog != "wm" or rest[:1] in (["size"], ["density"]) and len(rest) == 1
+    if prog == "date":
+        return rest == ["+%s"]
+    if prog == "content":
+        return rest[:1] == ["query"]
+    if prog == "settings":
+        return rest[:1] in (["get"], ["list"])
+    if prog == "appops":
+        return rest[:1] == ["get"]
+    if prog == "cmd":
+        return tuple(rest) in _READ_ONLY_CMD or (tuple(rest[:2]) == ("appops", "get"))
+    return False
+
+
 _LOST_STATES = {None, "offline", "unauthorized", "absent", "no permissions", "connecting", "authorizing"}
 
 
@@ -70,6 +111,9 @@ class Shell:
         self.device = client.device(serial)
         self._v2: bool | None = None
         self.calls = 0
+        self._tl = threading.local()  # this thread's prefetched results and what it records
+        self._plans: dict[str, list[tuple[str, ...]]] = {}
+        self._plans_lock = threading.Lock()
 
     # ------------------------------------------------------------------ state
     def state(self) -> str | None:
@@ -102,7 +146,68 @@ class Shell:
     # ------------------------------------------------------------------ running
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> ShellResult:
         """Run an argv (quoted word by word) and return status, stdout and stderr."""
-        return self._run(quote_argv(argv), timeout)
+        line = quote_argv(argv)
+        rec: list[tuple[str, ...]] | None = getattr(self._tl, "recording", None)
+        if rec is not None and read_only(argv):
+            rec.append(tuple(str(a) for a in argv))
+        memo: dict[str, deque[ShellResult]] | None = getattr(self._tl, "memo", None)
+        if memo is not None:
+            if not read_only(argv):
+                memo.clear()  # a write: what was read ahead may no longer be true
+            elif memo.get(line):
+                return memo[line].popleft()
+        return self._run(line, timeout)
+
+    def batch(self, argvs: Sequence[Sequence[str]], *, timeout: float | None = None) -> list[ShellResult]:
+        """Run several commands in one shell line; one :class:`ShellResult` each, as if each had
+        run alone (its own status, stdout and stderr), in order. Needs shell v2 (stdout and stderr
+        apart); without it the commands run one by one. A marker with a fresh nonce follows each
+        command on both streams, so no command's output can be taken for a boundary."""
+        argvs = [list(a) for a in argvs]
+        if not argvs:
+            return []
+        if len(argvs) == 1 or not self._use_v2():
+            return [self._run(quote_argv(a), timeout) for a in argvs]
+        nonce = secrets.token_hex(6)
+        parts = []
+        for i, a in enumerate(argvs):
+            parts.append(f"{quote_argv(a)}; echo __s2r{nonce}:{i}:$?__; echo __s2r{nonce}:{i}__ 1>&2")
+        r = self._run("; ".join(parts), timeout or self.timeout * 2)
+        outs = re.split(rf"__s2r{nonce}:(\d+):(\d+)__\n?", r.out)
+        errs = re.split(rf"__s2r{nonce}:\d+__\n?", r.err)
+        res: list[ShellResult] = []
+        # outs: [out0, i0, rc0, out1, i1, rc1, ..., tail]
+        for i in range(len(argvs)):
+            k = 3 * i
+            if k + 2 >= len(outs):  # the line was cut short (a lost phone raises before this)
+                res.append(self._run(quote_argv(argvs[i]), timeout))
+                continue
+            res.append(ShellResult(rc=int(outs[k + 2]), out=outs[k], err=errs[i] if i < len(errs) else ""))
+        return res
+
+    @contextmanager
+    def prefetched(self, plan: str) -> Iterator[None]:
+        """Within this block (this thread only), the read-only commands that ``plan`` issued last
+        time are answered from one :meth:`batch` run at the block's start; anything else runs as
+        usual and is learnt for next time. A write inside the block drops what was read ahead.
+        For reading code only: its commands must not depend on writes made meanwhile."""
+        if getattr(self._tl, "recording", None) is not None:  # nested: the outer block learns
+            yield
+            return
+        with self._plans_lock:
+            known = list(self._plans.get(plan, []))
+        memo: dict[str, deque[ShellResult]] = {}
+        if known:
+            for argv, r in zip(known, self.batch(known)):
+                memo.setdefault(quote_argv(argv), deque()).append(r)
+        self._tl.memo, self._tl.recording = memo, []
+        try:
+            yield
+            seen = list(dict.fromkeys(self._tl.recording))  # first use order, no repeats
+            with self._plans_lock:
+                self._plans[plan] = seen
+        finally:
+            self._tl.memo, self._tl.recording = None, None
 
     def raw(self, line: str, *, timeout: float | None = None) -> ShellResult:
         """Run a constant command line written in this package (never interpolate data into it)."""

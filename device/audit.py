@@ -95,6 +95,11 @@ def snapshot(shell: Shell, *, restricted_sms: bool = True) -> PhoneSnapshot:
 
     ``restricted_sms``: the shell reads SMS through the restricted view (not root), so drafts,
     outbox, failed and queued rows are outside what the audit can vouch for."""
+    with shell.prefetched("audit"):  # reads only: one shell round trip once learnt
+        return _snapshot(shell, restricted_sms)
+
+
+def _snapshot(shell: Shell, restricted_sms: bool) -> PhoneSnapshot:
     snap = PhoneSnapshot(serial=shell.serial)
     if restricted_sms:
         snap.unreadable.append("SMS drafts/outbox/failed/queued (the shell's restricted view)")

@@ -460,6 +460,7 @@ class DeviceEnv:
         what could not be removed into the episode's own record. None if nothing was set up."""
         if self.journal is None or self.writer is None:
             return None
+        self._probe_xml = None
         if self.input is not None:  # apps the episode left mid-way go back to their root screen first:
             self._refresh_dirty_apps(self.input)  # teardown reads their screens (the Clock app's list)
         self._teardown()
@@ -475,6 +476,7 @@ class DeviceEnv:
         """
         inp, _obs, reader, writer = self._ready()
         assert self.pf is not None
+        self._probe_xml = None  # the last episode's screen is not this one's
         if isinstance(setup, str):
             raise ValueError("a device cannot restore a full sim state; pass a task instance or a StatePatch")
         # apps the last episode left mid-way (an alarm expanded, an editor open) go back to their
@@ -519,6 +521,7 @@ class DeviceEnv:
         return prev
 
     def _refresh_dirty_apps(self, inp: InputDriver) -> None:
+        self._probe_xml = None  # the screen is about to change
         for app in sorted(self._dirty_apps - {"launcher"}):
             inp.open_app(app, fresh=True)
         self._dirty_apps.clear()
@@ -547,6 +550,8 @@ class DeviceEnv:
         obs, meta, hier = observer.observe(step=self._step, display=display, density=self.pf.density or 420,
                                            rotation=rot, xml=xml, meta=meta)
         obs.elements = without_run_tags(obs.elements)
+        if settle and meta.settled and xml is not None and not meta.blank_retries:
+            self._probe_xml = xml  # nothing acts until the next step: a read of the screen reuses it
         if obs.screen.rotation != rot:  # the phone rotated: rotation-aware geometry from now on
             self.pf.rotation = obs.screen.rotation
         self._last_obs, self._last_hier = obs, hier

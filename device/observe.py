@@ -42,6 +42,8 @@ SettleMode = Literal["hierarchy", "frame", "none", "fixed", "androidworld"]
 
 #: The scale of the frames a frame-difference check compares (uiautomator2 ``takeScreenshot``).
 SMALL_FRAME_SCALE = 0.2
+#: Width frames are reduced to before the comparison halves them (0.2 × a 1080-px-wide frame).
+COMPARE_WIDTH = 216
 
 
 def _ema(old: float | None, new: float, weight: float = 0.3) -> float:
@@ -58,11 +60,20 @@ def frames_agree(a: bytes, b: bytes, *, level: int = 40, tolerance: float = 0.00
     import cv2
     import numpy as np
 
-    ia = cv2.imdecode(np.frombuffer(a, np.uint8), cv2.IMREAD_GRAYSCALE) if a else None
-    ib = cv2.imdecode(np.frombuffer(b, np.uint8), cv2.IMREAD_GRAYSCALE) if b else None
+    def grey(data: bytes) -> Any:
+        if not data:
+            return None
+        size = _image_size(data)
+        # a whole-frame JPEG (uiautomator2 ignores `scale`) is decoded at 1/4 by libjpeg itself
+        flag = cv2.IMREAD_REDUCED_GRAYSCALE_4 if size and size[0] >= 4 * COMPARE_WIDTH else cv2.IMREAD_GRAYSCALE
+        return cv2.imdecode(np.frombuffer(data, np.uint8), flag)
+
+    ia, ib = grey(a), grey(b)
     if ia is None or ib is None:
         return False
-    w, h = max(8, ib.shape[1] // 2), max(8, ib.shape[0] // 2)
+    # one comparison size whatever the captures' sizes: about 1/5 of a phone's width, halved
+    w = max(8, min(ib.shape[1], COMPARE_WIDTH) // 2)
+    h = max(8, round(w * ib.shape[0] / ib.shape[1]))
     ra = cv2.resize(ia, (w, h), interpolation=cv2.INTER_AREA)
     rb = cv2.resize(ib, (w, h), interpolation=cv2.INTER_AREA)
     return float((cv2.absdiff(ra, rb) > level).mean()) <= tolerance
@@ -159,7 +170,8 @@ class Observer:
         self.dump_ms: float | None = None
         self.small_frame_ms: float | None = None
         self.recoveries: list[str] = []  # how hierarchy dumps were recovered (for StepInfo / tests)
-        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix=f"observe-{shell.serial}")
+        self._window_pending: Any = None  # `dumpsys window` read with the settled dump (a Future)
+        self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix=f"observe-{shell.serial}")
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -319,8 +331,10 @@ class Observer:
         return fr
 
     def small_frame(self) -> FrameInfo:
-        """A downscaled JPEG of the screen (uiautomator2's ``takeScreenshot(scale, quality)``),
-        its cost folded into :attr:`small_frame_ms`. Only for telling frames apart."""
+        """A low-quality JPEG of the screen (uiautomator2's ``takeScreenshot(scale, quality)``),
+        its cost folded into :attr:`small_frame_ms`. Only for telling frames apart. The server
+        ignores ``scale`` (it encodes the whole frame), so the saving is only the lower quality;
+        :func:`frames_agree` reduces both frames to one small size itself."""
         t = time.perf_counter()
         try:
             b64 = self.u2.jsonrpc.takeScreenshot(SMALL_FRAME_SCALE, 60)
@@ -406,6 +420,9 @@ class Observer:
         meta.settle_method = "frame-check"
         while True:
             first = self._pool.submit(self._timed_shot, meta) if with_frame else self._pool.submit(self.small_frame)
+            # the focused window as the dump starts: if the check passes, nothing moved meanwhile,
+            # so it belongs with this dump and `observe` need not ask again
+            win = self._pool.submit(self.window)
             xml, meta.hierarchy_source = self._timed_dump(meta)
             meta.dumps += 1
             before = first.result()
@@ -417,6 +434,7 @@ class Observer:
                 meta.settle_method, meta.frame = "dumps", None  # a frame from before the dumps is stale
                 return self._settle_dumps(meta, cap_s, 0.0, t0)
             if frames_agree(before.data, after.data):
+                self._window_pending = win
                 return xml
             if time.perf_counter() - t0 > cap_s:
                 meta.settled = False
@@ -467,7 +485,8 @@ class Observer:
         have = meta.frame if self.screenshots and meta.frame is not None and not meta.frame.error else None
         meta.frame = None
         shot_f = self._pool.submit(self._timed_shot, meta) if self.screenshots and have is None else None
-        win_f = self._pool.submit(self.window)
+        pending, self._window_pending = self._window_pending, None
+        win_f = pending if pending is not None and xml is not None else self._pool.submit(self.window)
         if xml is None:
             xml, meta.hierarchy_source = self._timed_dump(meta)
             meta.dumps += 1

@@ -508,6 +508,10 @@ class StateReader:
 
     # --- settings --------------------------------------------------------------------------
     def settings(self) -> Settings:
+        with self.shell.prefetched("settings"):  # ~9 small reads: one shell round trip once learnt
+            return self._settings()
+
+    def _settings(self) -> Settings:
         spaces = {}
         for space in ("global", "system", "secure"):
             try:
@@ -637,7 +641,15 @@ class StateReader:
             self.timings_ms[field] = (time.perf_counter() - t0) * 1e3
 
     def read(self) -> WorldState:
-        """The whole readable state; unreadable fields stay ``None`` (see :attr:`notes`)."""
+        """The whole readable state; unreadable fields stay ``None`` (see :attr:`notes`).
+
+        Its twenty-odd read-only commands run in one shell round trip once the shell has seen
+        this read (:meth:`Shell.prefetched`); the Clock probe's input, a write, ends that."""
+        key = "read:" + ",".join(sorted(self.options.fields)) if self.options.fields is not None else "read:all"
+        with self.shell.prefetched(key):
+            return self._read()
+
+    def _read(self) -> WorldState:
         self.notes = {}
         self.unseen = {}
         self.timings_ms = {}
@@ -666,7 +678,11 @@ class StateReader:
         if self._want("foreground"):
             ws.foreground = self._try("foreground", self.foreground) or ForegroundState()
         if self._want("dialer_number"):
-            ws.dialer_number = self._try("dialer_number", self.dialer_number)
+            pkg = ws.foreground.package if ws.foreground is not None else None
+            if pkg and "dialer" not in pkg:  # the pad is on screen only in a dialer: no dump needed
+                self.notes["dialer_number"] = "the dial pad is not on screen"
+            else:
+                ws.dialer_number = self._try("dialer_number", self.dialer_number)
         for f in ("timers", "stopwatch", "world_clocks", "calculator_display"):
             self.notes.setdefault(f, "not readable over ADB without root")
         ws.hidden = {k: list(v) for k, v in self.unseen.items()}

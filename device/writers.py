@@ -299,6 +299,9 @@ class Journal(BaseModel):
                           "dedicated test phone, alarms beyond these are the episode's and are deleted.")
     settings_at_start: dict[str, Any] | None = Field(
         None, description="Every settable setting once setup was done: what the episode changes is put back.")
+    sms_read_at_start: dict[int, str] | None = Field(
+        None, description="The read flag of every SMS the shell could see once setup was done: opening a "
+                          "conversation marks the phone's own messages read, and teardown puts the flags back.")
     files_at_start: list[tuple[str, int]] | None = Field(
         None, description="(path, size) of shared-storage files once setup was done (dedicated test phones): "
                           "files the episode moved are moved back, files it added are removed.")
@@ -631,12 +634,15 @@ class DeviceWriter:
     # --- the episode's own rows ----------------------------------------------------------------
     def mark_episode(self, j: Journal) -> None:
         """Remember each provider's highest ``_id``, every settable setting and (on dedicated test
-        phones) the shared-storage files now — after setup, before the policy acts."""
-        for kind, (uri, _col, _vals) in self._episode_rows().items():
-            j.episode_marks[kind] = _max_id(self.shell, uri)
-        j.settings_at_start = self._settings_now()
-        if self.destructive:
-            j.files_at_start = self._files_now()
+        phones) the shared-storage files now — after setup, before the policy acts. Only reads:
+        they travel in one shell round trip once learnt (:meth:`Shell.prefetched`)."""
+        with self.shell.prefetched("mark_episode"):
+            for kind, (uri, _col, _vals) in self._episode_rows().items():
+                j.episode_marks[kind] = _max_id(self.shell, uri)
+            j.settings_at_start = self._settings_now()
+            j.sms_read_at_start = self._sms_read_now()
+            if self.destructive:
+                j.files_at_start = self._files_now()
         j.save()
 
     def _settings_now(self) -> dict[str, Any] | None:
@@ -648,6 +654,42 @@ class DeviceWriter:
         except (ParseError, DeviceCommandError):
             return None
         return {f: v for f, v in st.model_dump().items() if f in _RAW and v is not None}
+
+    def _sms_read_now(self) -> dict[int, str] | None:
+        """``_id → read`` of the SMS rows the shell can see (None when SMS cannot be read)."""
+        try:
+            rows = content_query(self.shell, URI_SMS, ("_id", "read"))
+        except (ParseError, DeviceCommandError):
+            return None
+        return {int(str(r["_id"])): str(r.get("read") or "0") for r in rows if str(r.get("_id") or "").isdigit()}
+
+    def _undo_episode_sms_read(self, j: Journal, rep: "TeardownReport") -> None:
+        """Put back the read flag of the phone's own messages that the episode changed — opening a
+        conversation in Messages marks it read (the app's own update, as on a phone) — and prove
+        it by reading again. Needs SMS writes (the WRITE_SMS app-op, see :mod:`device.appops`);
+        without them the change is reported, never hidden."""
+        if not j.sms_read_at_start:
+            return
+        now = self._sms_read_now() or {}
+        changed = {i: old for i, old in j.sms_read_at_start.items() if i in now and now[i] != old}
+        if not changed:
+            return
+        if self.sms_writable is False:
+            rep.left.append(f"{len(changed)} of the phone's own SMS marked read during the episode (ids "
+                            f"{', '.join(map(str, sorted(changed)))}): the shell may not write SMS here "
+                            "(WRITE_SMS app-op; run with --grant-appops to have them put back)")
+            return
+        for i, old in sorted(changed.items()):
+            self.shell.run(["content", "update", "--uri", f"{URI_SMS}/{int(i)}", "--bind",
+                            f"read:i:{1 if old == '1' else 0}"])
+        after = self._sms_read_now() or {}
+        still = sorted(i for i, old in changed.items() if after.get(i) != old)
+        fixed = len(changed) - len(still)
+        if fixed:
+            rep.restored.append(f"read flag of {fixed} SMS put back")
+        if still:
+            rep.left.append(f"read flag of SMS {', '.join(map(str, still))} could not be put back "
+                            "(the provider ignored the update)")
 
     def _files_now(self) -> list[tuple[str, int]] | None:
         from device.readers import StateReader
@@ -1009,6 +1051,7 @@ class DeviceWriter:
         if j.timer_labels:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
+        self._undo_episode_sms_read(j, rep)
         # settings: what the episode changed back to its start, then what setup changed back to before
         self._undo_episode_settings(j, rep)
         for ch in reversed(j.settings):

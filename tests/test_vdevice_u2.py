@@ -411,8 +411,10 @@ def test_screenshot_is_the_phone_screen(rig: Rig) -> None:
     ref = Image.open(io.BytesIO(rig.phone.screenshot_png())).convert("RGB")
     diff = np.abs(np.asarray(img, np.int16) - np.asarray(ref, np.int16)).mean()
     assert diff < 6, diff  # JPEG q80 of the same frame
+    # the server ignores `scale`, as uiautomator2's does: the whole frame comes back
     small = base64.b64decode(rig.d.jsonrpc.takeScreenshot(0.5, 50))
-    assert Image.open(io.BytesIO(small)).size == (540, 1200)
+    assert Image.open(io.BytesIO(small)).size == (1080, 2400)
+    assert len(small) < len(base64.b64decode(rig.d.jsonrpc.takeScreenshot(1.0, 95)))  # quality does apply
 
 
 def test_dump_hierarchy_parses_and_matches_the_sim(rig: Rig) -> None:

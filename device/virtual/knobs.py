@@ -59,8 +59,8 @@ Timing knobs (milliseconds; all 0 under ``fast``) and the ``realistic`` values:
   MangetsuC/arkHelper#16: PNG through a pipe 500–800 ms, raw 250–300 ms): 650.
   ``screencap_raw_ms`` — the same without ``-p`` (no encoding): 280.
 * ``screencap_jpeg_ms`` — uiautomator2's ``takeScreenshot`` (an in-process capture and a JPEG
-  encode) at scale 1: 150; a downscaled frame costs the capture share (40 %) plus the encode
-  share × scale².
+  encode of the whole frame): 150. Its ``scale`` argument is ignored by the server
+  (android-uiautomator-server ``AutomatorServiceImpl.takeScreenshot``), so every frame costs this.
 * ``u2_rpc_ms`` — one JSON-RPC round trip to uiautomator2's server through the adb forward: 40
   (the client's debug log in openatx/uiautomator2#10: request 47.182 → response 47.225).
 * ``input_cmd_ms`` — an ``input`` command (``cmd input`` over binder, the event injected and
@@ -164,7 +164,8 @@ class PhoneKnobs(BaseModel):
         return data
 
     def jpeg_ms(self, scale: float = 1.0) -> float:
-        """What a u2 screenshot at ``scale`` costs: the capture share is fixed, the encode ∝ pixels."""
+        """What a u2 screenshot costs. ``scale`` is kept for callers that would scale on the phone;
+        uiautomator2's server encodes the whole frame whatever it is asked (see the module doc)."""
         return self.screencap_jpeg_ms * (0.4 + 0.6 * scale * scale)
 
     def dump_cost_ms(self, nodes: int) -> float:

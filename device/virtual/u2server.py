@@ -977,10 +977,13 @@ class U2Server:
 
     # ================================================================== screen
     async def rpc_takeScreenshot(self, scale: Any = 1.0, quality: Any = 80) -> str:
-        s = _to_float(scale, "scale")
+        """The whole frame as a base64 JPEG at ``quality``. ``scale`` is accepted and *ignored*, as
+        uiautomator2's server does (android-uiautomator-server ``AutomatorServiceImpl
+        .takeScreenshot(float scale, int quality)``: ``uiAutomation.takeScreenshot()`` compressed
+        whole, the scale never applied), so a "small" frame costs and weighs a full one."""
+        _to_float(scale, "scale")
         q = _to_int(quality, "quality")
-        if not 0 < s <= 1.0:
-            raise _invalid(f"scale must be in (0, 1], got {s}")
+        s = 1.0
         q = min(max(q, 1), 100)
         png = await self._call(self.phone.screenshot_png)
         kn = getattr(self.phone, "knobs", None)

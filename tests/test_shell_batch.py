@@ -1,0 +1,113 @@
+"""Reads that travel together: ``Shell.batch`` gives each command its own status, stdout and
+stderr, exactly as running it alone would, and ``Shell.prefetched`` answers a reading code's
+commands from one batch — never a write's, and never a read that a write has made stale.
+
+Through a private real adb server and adbutils against a stock virtual phone.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+import pytest
+
+from device.adbshell import Shell, read_only
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(scope="module")
+def shell(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[Shell]:
+    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
+
+    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    phone = None
+    try:
+        phone = start_phone(host, pool=sim_pool)
+        yield Shell(host.client(), phone.serial)
+    finally:
+        if phone is not None:
+            stop_phone(host, phone)
+        stop_adb_server(host)
+
+
+CMDS = [
+    ["settings", "get", "global", "airplane_mode_on"],
+    ["content", "query", "--uri", "content://sms", "--projection", "_id:address:body"],
+    ["ls", "/sdcard/no-such-dir"],                      # fails: status and stderr of its own
+    ["content", "query", "--uri", "content://com.android.calendar/calendars"],
+    ["echo", "__s2r000000000000:0:0__ not a boundary"],  # output that looks like a marker
+    ["printf", "no newline at the end"],
+    ["cmd", "uimode", "night"],
+    ["dumpsys", "window"],
+]
+
+
+def test_batch_gives_each_command_what_it_gives_alone(shell: Shell) -> None:
+    alone = [shell.run(c) for c in CMDS]
+    calls = shell.calls
+    together = shell.batch(CMDS)
+    assert shell.calls == calls + 1  # one shell stream for all of them
+    assert len(together) == len(CMDS)
+    for c, a, b in zip(CMDS, alone, together):
+        if c[0] == "dumpsys":  # the focus line carries a clock; compare its structure
+            assert b.rc == a.rc == 0 and b.out.splitlines()[0] == a.out.splitlines()[0]
+            continue
+        assert (b.rc, b.out, b.err) == (a.rc, a.out, a.err), c
+    assert together[2].rc != 0 and "No such file" in together[2].err
+    assert together[4].out.startswith("__s2r000000000000:0:0__")
+    assert together[5].out == "no newline at the end"
+
+
+def test_prefetched_answers_a_learnt_read_from_one_batch(shell: Shell) -> None:
+    from device.readers import StateReader
+
+    reader = StateReader(shell)
+    with shell.prefetched("test-read"):  # first time: learns the plan, runs as usual
+        first = reader.read()
+    calls = shell.calls
+    with shell.prefetched("test-read"):
+        again = reader.read()
+    used = shell.calls - calls
+    assert used <= 2, f"{used} shell streams for a learnt read"  # the batch (+ at most a miss)
+    skip = {"time", "foreground"}
+    assert again.model_dump(exclude=skip) == first.model_dump(exclude=skip)
+
+
+def test_a_write_inside_the_block_drops_what_was_read_ahead(shell: Shell) -> None:
+    key = ["settings", "get", "system", "screen_off_timeout"]
+    old = shell.out(key).strip()
+    try:
+        with shell.prefetched("test-write"):
+            shell.out(key)
+        with shell.prefetched("test-write"):
+            assert shell.out(key).strip() == old           # answered from the batch
+            shell.run(["settings", "put", "system", "screen_off_timeout", "123456"])
+            assert shell.out(key).strip() == "123456"      # read again after the write
+    finally:
+        shell.run(["settings", "put", "system", "screen_off_timeout", old])
+    assert shell.out(key).strip() == old
+
+
+@pytest.mark.parametrize("argv,want", [
+    (["content", "query", "--uri", "content://sms"], True),
+    (["content", "insert", "--uri", "content://sms", "--bind", "body:s:x"], False),
+    (["content", "delete", "--uri", "content://sms"], False),
+    (["settings", "get", "global", "wifi_on"], True),
+    (["settings", "put", "global", "wifi_on", "1"], False),
+    (["cmd", "wifi", "status"], True),
+    (["cmd", "wifi", "set-wifi-enabled", "disabled"], False),
+    (["cmd", "uimode", "night"], True),
+    (["cmd", "uimode", "night", "yes"], False),
+    (["cmd", "connectivity", "airplane-mode", "enable"], False),
+    (["input", "tap", "1", "2"], False),
+    (["date", "+%s"], True),
+    (["date", "010203042026.00"], False),
+    (["wm", "size"], True),
+    (["wm", "size", "720x1280"], False),
+    (["am", "start", "-n", "x/.y"], False),
+    (["rm", "-f", "/sdcard/x"], False),
+    ([], False),
+])
+def test_only_known_reads_are_read_ahead(argv: list[str], want: bool) -> None:
+    assert read_only(argv) is want
