@@ -1,9 +1,11 @@
 """The cluster dispatcher's accounting without any engine: injected actor deaths, node-down
 events, stale results, passed deadlines, unsupported setups, refused hosts and re-added hosts.
 
-The fake engine runs each submitted episode at once and answers ``wait`` from a script, so
-every rule the dispatcher promises (exactly-once records, moved episodes counted in
-``attempts``/``retried_from``, capacity per host) is checked exactly.
+The fake engine runs each submitted episode at once and answers ``wait`` from a script (first
+the phone the attempt took, as a host's ``lease`` call does, then the outcome), so every rule
+the dispatcher promises (exactly-once records, moved episodes counted in ``attempts`` with
+``retried_from`` naming the lost host and phone, capacity per host, a one-line stop when every
+host is gone) is checked exactly.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from transfer.distributed.dispatcher import (Dispatcher, HostInfo, HostLost, NoUsableHosts, Result,
+from transfer.distributed.dispatcher import (Dispatcher, HostInfo, HostLost, NoUsableHosts, Result, Started,
                                              version_problem)
 from transfer.records import EpisodeRecord
 from transfer.rundir import RunDir
@@ -41,7 +43,9 @@ def ok(host: HostInfo, spec: EpisodeSpec, n: int) -> Result:
 
 class FakeEngine:
     """Hosts by incarnation; ``script(host, spec, n)`` gives each attempt's outcome (None: it
-    never answers). Tracks episodes in flight per host to check capacity."""
+    never answers). Each attempt first reports the phone it took (``HOST-pN``, N its submit
+    number: kept in ``phones``) unless the outcome is a :class:`HostLost` marked ``early`` (the
+    host died before taking one). Tracks episodes in flight per host to check capacity."""
 
     def __init__(self, hosts: list[HostInfo], script: Script = ok):
         self.host_list, self.script = list(hosts), script
@@ -50,7 +54,10 @@ class FakeEngine:
         self.inflight: dict[str, int] = {}
         self.peak: dict[str, int] = {}
         self.cancelled: list[int] = []
+        self._phone: dict[int, str] = {}
         self.submitted: list[tuple[str, str]] = []
+        self.unstarted: set[int] = set()
+        self.phones: dict[str, list[str]] = {}  # episode id -> the phones its attempts took
 
     def hosts(self) -> list[HostInfo]:
         return list(self.host_list)
@@ -58,14 +65,22 @@ class FakeEngine:
     def submit(self, host: HostInfo, spec: EpisodeSpec) -> int:
         h = next(self.ids)
         self.submitted.append((host.name, spec.episode_id))
-        self.pending[h] = (host, self.script(host, spec, len(self.submitted)))
+        got = self.pending[h] = (host, self.script(host, spec, len(self.submitted)))
+        if not getattr(got[1], "early", False):
+            self.unstarted.add(h)
+            self.phones.setdefault(spec.episode_id, []).append(f"{host.name}-p{len(self.submitted)}")
+        self._phone[h] = f"{host.name}-p{len(self.submitted)}"
         self.inflight[host.key] = self.inflight.get(host.key, 0) + 1
         self.peak[host.key] = max(self.peak.get(host.key, 0), self.inflight[host.key])
         return h
 
-    def wait(self, handles: list[int], timeout: float) -> list[tuple[int, Result | HostLost]]:
-        out = []
+    def wait(self, handles: list[int], timeout: float) -> list[tuple[int, Started | Result | HostLost]]:
+        out: list[tuple[int, Started | Result | HostLost]] = []
         for h in handles:
+            if h in self.unstarted:  # news of the phone first; the outcome on a later wait
+                self.unstarted.discard(h)
+                out.append((h, Started(self._phone[h])))
+                continue
             host, got = self.pending[h]
             if got is not None:
                 out.append((h, got))
@@ -131,8 +146,10 @@ def test_actor_death_moves_every_episode_in_flight_and_drops_late_results(rd: Ru
     got = lines(rd)
     assert len(got) == len({r["episode_id"] for r in got}) == 24
     moved = [r for r in got if r["attempts"] == 2]
-    assert moved and all(r["retried_from"].startswith("a/") and r["host"] == "b" for r in moved)
-    assert all(r["host"] == "b" for r in got if r["attempts"] == 1) or d.stats.hosts_lost == ["a"]
+    # the lost host AND the phone the episode had taken there
+    assert moved and all(r["retried_from"] == f"a/{eng.phones[r['episode_id']][0]}" and r["host"] == "b"
+                         for r in moved)
+    assert all(eng.phones[r["episode_id"]][0].startswith("a-p") for r in moved)
     assert d.stats.hosts_lost == ["a"]
     assert all(r["error_kind"] is None for r in got)  # nothing charged to a policy
     # a's other episodes in flight at its death were cancelled, not written when they answer
@@ -156,7 +173,7 @@ def test_node_down_mid_run_moves_its_episodes_and_a_readded_host_gets_work(rd: R
     got = lines(rd)
     assert len(got) == len({r["episode_id"] for r in got}) == 24
     moved = [r for r in got if r["attempts"] == 2]
-    assert moved and {r["retried_from"].split("/")[0] for r in moved} == {"b"}
+    assert moved and all(r["retried_from"] == f"b/{eng.phones[r['episode_id']][0]}" for r in moved)
     assert d.stats.hosts_lost == ["b"]
     assert any(name == "b" and eid in {r["episode_id"] for r in got}
                for name, eid in eng.submitted[12:])  # the re-added b ran episodes again
@@ -178,7 +195,7 @@ def test_deadline_marks_host_down_and_its_late_result_is_void(rd: RunDir) -> Non
     assert {r["host"] for r in got} == {"fast"}
     assert d.stats.hosts_lost == ["slow"]
     moved = [r for r in got if r["attempts"] == 2]
-    assert len(moved) == 2 and all(r["retried_from"].startswith("slow/") for r in moved)
+    assert len(moved) == 2 and all(r["retried_from"] == f"slow/{eng.phones[r['episode_id']][0]}" for r in moved)
 
 
 def test_phone_infra_error_moves_to_another_host_but_unsupported_and_policy_server_do_not(rd: RunDir) -> None:
@@ -251,3 +268,50 @@ def test_dispatch_overhead_with_64_hosts(tmp_path: Path) -> None:
     per_ep_ms = (time.perf_counter() - t0) / len(many) * 1e3
     print(f"dispatch overhead with 64 hosts: {per_ep_ms:.3f} ms/episode over {len(many)} episodes")
     assert rd.n == 2000 and per_ep_ms <= 5.0
+
+
+def test_host_lost_before_its_attempt_took_a_phone_names_the_target(rd: RunDir) -> None:
+    """A host that dies before it names a phone: ``retried_from`` says where the episode was aimed."""
+    def script(h: HostInfo, spec: EpisodeSpec, n: int) -> Result | HostLost:
+        if h.name == "a" and n == 1:
+            lost = HostLost("actor_died", "died while leasing")
+            lost.early = True  # type: ignore[attr-defined]
+            return lost
+        return ok(h, spec, n)
+
+    eng = FakeEngine([host("a"), host("b")], script)
+    run(eng, rd)
+    first = specs()[0]
+    rec = next(r for r in lines(rd) if r["episode_id"] == first.episode_id)
+    assert rec["attempts"] == 2 and rec["retried_from"] == f"a/{first.target}" and rec["host"] == "b"
+
+
+def test_every_host_lost_mid_run_stops_with_one_line_and_resume_continues(rd: RunDir) -> None:
+    """All hosts gone and none back within the wait: one line naming each lost host, why, and the
+    fix; the episodes recorded so far stay, and ``--resume`` on a host that joined finishes the run."""
+    def script(h: HostInfo, spec: EpisodeSpec, n: int) -> Result | HostLost:
+        if n > 4:
+            return HostLost("node_died" if h.name == "a" else "actor_died", f"{h.name} went away")
+        return ok(h, spec, n)
+
+    eng = FakeEngine([host("a", sim=1, device=1), host("b", sim=1, device=1)], script)
+    d = Dispatcher(eng, driver_versions=dict(V), refresh_s=0.01, host_wait_s=0.2, echo=lambda m: None,
+                   join_address="10.1.2.3:6379")
+    t0 = time.monotonic()
+    with pytest.raises(NoUsableHosts) as e:
+        d.run(specs(), rd)
+    assert time.monotonic() - t0 < 5
+    backends = "/".join(sorted({s.backend for s in specs()}))
+    assert str(e.value) == (f"no host can run {backends} episodes after 0s: a lost (node died), b lost (actor died); "
+                            "start `s2r worker --address 10.1.2.3:6379 --device all` on a phone host, then rerun "
+                            "the same command with --resume")
+    kept = lines(rd)
+    assert 1 <= len(kept) <= 4 and all(r["error_kind"] is None for r in kept)  # nothing charged, nothing lost
+    # --resume: the same run directory on a host that joined finishes it, without duplicates
+    rd2 = RunDir(rd.path)
+    rd2.init({"policies": {}}, resume=True)
+    eng2 = FakeEngine([host("c")])
+    run(eng2, rd2)
+    ids = [r["episode_id"] for r in lines(rd2)]
+    assert len(ids) == len(set(ids)) == 24
+    assert not {eid for _, eid in eng2.submitted} & {r["episode_id"] for r in kept}

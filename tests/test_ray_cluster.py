@@ -6,8 +6,8 @@ One cluster serves the module (it starts in seconds and the module shuts it down
 
 * nothing Ray (or a phone) starts listens beyond loopback, and token auth is on;
 * a node removed without grace mid-run: the run completes, the moved episodes carry
-  ``attempts == 2`` and ``retried_from`` naming the lost host, and the summary equals the same
-  run on the local executor;
+  ``attempts == 2`` and ``retried_from`` naming the lost host and the phone (or sim target) the
+  episode had there, and the summary equals the same run on the local executor;
 * SIGKILL of the driver, a host re-added on a new node, then ``--resume``: the same summary, no
   duplicate ids, and the re-added host runs episodes.
 """
@@ -86,7 +86,11 @@ def cluster(local_run: Any) -> Iterator[Any]:
     c.intruder = subprocess.Popen(  # type: ignore[attr-defined]
         [sys.executable, "-c", "import ray; ray.init(address=%r, _node_ip_address='127.0.0.1')" % c.address],
         env={**os.environ, "RAY_AUTH_TOKEN": "0" * 64}, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    c.add_hosts(device="vdevice:1", sim_pages=1, device_run={})
+    import ray
+
+    actors = c.add_hosts(device="vdevice:1", sim_pages=1, device_run={})
+    c.phones = {i["name"]: [p["serial"] for p in i["phones"]]  # type: ignore[attr-defined]
+                for i in ray.get([a.info.remote() for a in actors])}
     print(f"\ncluster up in {c.started_s:.1f}s, hosts with phones in {time.perf_counter() - t0:.1f}s")
     try:
         yield c
@@ -103,6 +107,17 @@ def local_summary(local_run: tuple[subprocess.Popen[bytes], Path]) -> dict[str, 
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err.decode()[-2000:]
     return _summary(out)
+
+
+def _running_on_phone(host: str, serials: list[str]) -> bool:
+    """Whether ``host`` is running an episode on one of its phones now (its host actor says)."""
+    import ray
+
+    try:
+        actor = ray.get_actor(f"s2r-host:{host}", namespace="s2r")
+        return any(p in serials for p in ray.get(actor.running.remote(), timeout=10).values())
+    except Exception:  # noqa: BLE001 - not up yet
+        return False
 
 
 def _tree(root: int) -> dict[int, str]:
@@ -171,8 +186,8 @@ def test_node_lost_mid_run_moves_episodes_and_summary_is_unchanged(cluster: Any,
                                                                     tmp_path: Path) -> None:
     out = tmp_path / "ray"
     proc = subprocess.Popen(_cmd(out, cluster.address), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for(lambda: len(_records(out)) >= 2, proc)
-    cluster.kill_node(1)  # node-1 and its phone vanish without grace
+    _wait_for(lambda: len(_records(out)) >= 2 and _running_on_phone("node-1", cluster.phones["node-1"]), proc)
+    cluster.kill_node(1)  # node-1 and its phone vanish without grace, an episode running on its phone
     _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err.decode()[-2000:]
     recs = _records(out)
@@ -180,7 +195,12 @@ def test_node_lost_mid_run_moves_episodes_and_summary_is_unchanged(cluster: Any,
     assert len(ids) == len(set(ids)) == EPISODES
     assert {r["host"] for r in recs} == {"node-0", "node-1"}
     moved = [r for r in recs if r["attempts"] == 2]
-    assert moved and all(r["retried_from"].startswith("node-1/") and r["host"] == "node-0" for r in moved)
+    lost_phone = cluster.phones["node-1"]
+    assert len(lost_phone) == 1 and lost_phone != cluster.phones["node-0"]
+    where = {"device": f"node-1/{lost_phone[0]}", "sim": "node-1/default/sim"}  # the host AND its phone
+    assert any(r["backend"] == "device" for r in moved)  # the one killed on node-1's phone
+    assert moved and [(r["retried_from"], r["host"]) for r in moved] == [(where[r["backend"]], "node-0")
+                                                                         for r in moved]
     assert all(r["error_kind"] is None for r in recs)  # nothing charged to a policy, no infra left
     assert b"host node-1 lost" in err
     assert _summary(out) == local_summary

@@ -353,3 +353,27 @@ def test_bench_table_marks_each_target_met_or_not(monkeypatch) -> None:
     assert res.exit_code == 0, res.output
     assert "not met" in res.output and "met" in res.output.replace("not met", "")
     assert '"steps_per_s": 12.0' in res.output  # the figures follow the table
+
+
+@pytest.mark.parametrize("how", ["clear_all", "dismiss_card"])
+def test_closing_the_current_apps_task_in_recents_lands_on_home(sim_pool, how: str) -> None:
+    """As on a phone: clearing recents (or swiping away the card of the app behind them) ends that
+    task, and Back afterwards is a plain Back on the home screen — never a crash of the page."""
+    env = SimEnv(pool=sim_pool)
+    env.reset()
+    obs, _ = env.step(OpenApp(app="settings"))
+    assert obs.foreground.app == "settings"
+    obs, info = env.step(Key(key="recents"))
+    assert info.error is None
+    if how == "clear_all":
+        target = next(e for e in obs.elements if e.resource_id.endswith(":id/clear_all"))
+    else:
+        target = next(e for e in obs.elements if e.text == "✕" or e.content_desc.lower().startswith("dismiss"))
+    obs, info = env.step(Tap(target=target.index))
+    assert info.error is None, info.error
+    assert obs.foreground.app == "launcher"
+    obs, info = env.step(Key(key="back"))
+    assert info.error is None and info.error_kind is None, info.error
+    assert obs.foreground.app == "launcher"
+    obs, info = env.step(OpenApp(app="settings"))  # the app starts again from its root
+    assert info.error is None and obs.foreground.app == "settings"

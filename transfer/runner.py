@@ -287,6 +287,70 @@ class _TraceWriter:
         (self.path / "verdict.json").write_text(json.dumps(verdict, ensure_ascii=False, indent=1, default=str))
 
 
+def run_with_retries(spec: EpisodeSpec, rundir: RunDir, lease: Callable[[EpisodeSpec], Lease],
+                     instance_of: Callable[[EpisodeSpec], Any], policy_of: Callable[[EpisodeSpec], BasePolicy],
+                     max_attempts: int = 3, traces: bool = True,
+                     stop: threading.Event | None = None) -> EpisodeRecord:
+    """One episode with its attempts: the unit every executor runs (this machine's thread pool,
+    or a cluster host's actor), so an episode is retried and recorded the same way everywhere.
+
+    Each attempt leases a backend (``lease(spec)``; a fresh phone or page after an
+    :class:`InfraError`, whose lease is released as broken), up to ``max_attempts``; the record
+    counts them in ``attempts`` and names the backend it moved off in ``retried_from``. A setup the
+    backend cannot reproduce (:class:`SetupUnsupported`) and a policy server that does not answer
+    (:class:`PolicyServerError`) are recorded at once, without another attempt. Traces go to
+    ``rundir.traces / episode_id`` when ``traces``. ``stop`` set before an attempt starts raises
+    :class:`KeyboardInterrupt` (the run is stopping). Nothing is appended to ``rundir``: the
+    caller is the run directory's one writer.
+    """
+    inst = instance_of(spec)
+    last_err = ""
+    moved_from: str | None = None
+    for attempt in range(1, max_attempts + 1):
+        if stop is not None and stop.is_set():
+            raise KeyboardInterrupt
+        leased = lease(spec)
+        broken = False
+        try:
+            policy = policy_of(spec)
+            trace = rundir.traces / spec.episode_id if traces else None
+            rec = run_episode(leased.env, policy, inst, spec, backend_info=leased.info, trace_dir=trace)
+            rec.attempts = attempt
+            rec.retried_from = moved_from
+            return rec
+        except SetupUnsupported as e:
+            return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+                                 task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
+                                 backend=spec.backend, target=spec.target, terminated_by="error",
+                                 error=f"setup unsupported on this backend: {e}"[:500], error_kind="unsupported",
+                                 attempts=attempt, retried_from=moved_from, device_serial=leased.info.get("serial"),
+                                 device_model=leased.info.get("model"), flavor=leased.info.get("flavor"),
+                                 instruction=getattr(inst, "instruction", ""),
+                                 difficulty=getattr(inst, "difficulty", None))
+        except PolicyServerError as e:
+            # another phone would wait on the same server: record it now, keep the phone
+            return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+                                 task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
+                                 backend=spec.backend, target=spec.target, terminated_by="error",
+                                 error=str(e), error_kind="infra", infra_source="policy_server",
+                                 steps=e.steps, attempts=attempt, retried_from=moved_from,
+                                 device_serial=leased.info.get("serial"), device_model=leased.info.get("model"),
+                                 flavor=leased.info.get("flavor"), instruction=getattr(inst, "instruction", ""),
+                                 difficulty=getattr(inst, "difficulty", None))
+        except InfraError as e:
+            broken = True
+            last_err = str(e)
+            moved_from = leased.info.get("serial") or leased.info.get("target")
+        finally:
+            leased.release(broken)
+    return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
+                         task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
+                         backend=spec.backend, target=spec.target, terminated_by="error", error=last_err[:500],
+                         error_kind="infra", infra_source="phone" if spec.backend == "device" else "sim",
+                         attempts=max_attempts, retried_from=moved_from,
+                         instruction=getattr(inst, "instruction", ""))
+
+
 class Executor(Protocol):
     def run(self, specs: list[EpisodeSpec], rundir: RunDir) -> list[EpisodeRecord]: ...
 
@@ -309,52 +373,8 @@ class LocalExecutor:
         self._stop = threading.Event()
 
     def _one(self, spec: EpisodeSpec, rundir: RunDir) -> EpisodeRecord:
-        inst = self.instance_of(spec)
-        last_err = ""
-        moved_from: str | None = None
-        for attempt in range(1, self.max_attempts + 1):
-            if self._stop.is_set():
-                raise KeyboardInterrupt
-            lease = self.lease(spec)
-            broken = False
-            try:
-                policy = self.policy_of(spec)
-                trace = rundir.traces / spec.episode_id if self.traces else None
-                rec = run_episode(lease.env, policy, inst, spec, backend_info=lease.info, trace_dir=trace)
-                rec.attempts = attempt
-                rec.retried_from = moved_from
-                return rec
-            except SetupUnsupported as e:
-                return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
-                                     task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
-                                     backend=spec.backend, target=spec.target, terminated_by="error",
-                                     error=f"setup unsupported on this backend: {e}"[:500], error_kind="unsupported",
-                                     attempts=attempt, retried_from=moved_from, device_serial=lease.info.get("serial"),
-                                     device_model=lease.info.get("model"), flavor=lease.info.get("flavor"),
-                                     instruction=getattr(inst, "instruction", ""),
-                                     difficulty=getattr(inst, "difficulty", None))
-            except PolicyServerError as e:
-                # another phone would wait on the same server: record it now, keep the phone
-                return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
-                                     task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
-                                     backend=spec.backend, target=spec.target, terminated_by="error",
-                                     error=str(e), error_kind="infra", infra_source="policy_server",
-                                     steps=e.steps, attempts=attempt, retried_from=moved_from,
-                                     device_serial=lease.info.get("serial"), device_model=lease.info.get("model"),
-                                     flavor=lease.info.get("flavor"), instruction=getattr(inst, "instruction", ""),
-                                     difficulty=getattr(inst, "difficulty", None))
-            except InfraError as e:
-                broken = True
-                last_err = str(e)
-                moved_from = lease.info.get("serial") or lease.info.get("target")
-            finally:
-                lease.release(broken)
-        return EpisodeRecord(episode_id=spec.episode_id, policy=spec.policy, policy_spec=spec.policy_spec,
-                             task_id=spec.task_id, seed=spec.seed, repeat=spec.repeat, split=spec.split,
-                             backend=spec.backend, target=spec.target, terminated_by="error", error=last_err[:500],
-                             error_kind="infra", infra_source="phone" if spec.backend == "device" else "sim",
-                             attempts=self.max_attempts, retried_from=moved_from,
-                             instruction=getattr(inst, "instruction", ""))
+        return run_with_retries(spec, rundir, self.lease, self.instance_of, self.policy_of,
+                                max_attempts=self.max_attempts, traces=self.traces, stop=self._stop)
 
     def run(self, specs: list[EpisodeSpec], rundir: RunDir) -> list[EpisodeRecord]:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn

@@ -104,13 +104,16 @@ def preflight_or_exit(policies: list[str]) -> dict[str, str]:
 
 
 def run_until_outage(sess: Any, max_policy_outages: int) -> Any:
-    """Run the session; returns the :class:`PolicyServerDown` that stopped it early, or None."""
+    """Run the session; returns what stopped it early, or None: a :class:`PolicyServerDown`, or on
+    a cluster (``--ray``) the one-line :class:`NoUsableHosts` of a run whose hosts are all gone
+    (both exit 3; the run directory is kept for ``--resume``)."""
+    from transfer.distributed.dispatcher import NoUsableHosts
     from transfer.runner import PolicyServerDown, policy_outage_limit
 
     try:
         with policy_outage_limit(max_policy_outages):
             sess.run()
-    except PolicyServerDown as e:
+    except (PolicyServerDown, NoUsableHosts) as e:
         return e
     return None
 

@@ -81,7 +81,7 @@ export function back() {
   const app = S2R.apps[u.current];
   if (app && app.onBack && app.onBack(route()) === true) return;
   const stack = u.tasks[u.current];
-  if (stack.length > 1) { stack.pop(); u.focus = null; return; }
+  if (stack && stack.length > 1) { stack.pop(); u.focus = null; return; }
   u.current = null; u.focus = null;
 }
 export function home() {
@@ -454,9 +454,9 @@ function Recents() {
         ...${pressHandlers(() => openApp(a))}>
       <div class="recent-title">${S2R.apps[a].icon} ${S2R.apps[a].label}</div>
       <div class="recent-x" ...${A('android.widget.ImageView', { desc: `Dismiss ${S2R.apps[a].label}`, click: true })}
-        ...${pressHandlers((e) => { e.stopPropagation(); const u = ui(); u.recents = u.recents.filter((x) => x !== a); delete u.tasks[a]; })}>✕</div></div>`)
+        ...${pressHandlers((e) => { e.stopPropagation(); const u = ui(); u.recents = u.recents.filter((x) => x !== a); delete u.tasks[a]; if (u.current === a) u.current = null; })}>✕</div></div>`)
       : html`<div class="empty" ...${A('android.widget.TextView', { text: 'No recent items' })}>No recent items</div>`}
-    ${list.length ? Button({ label: 'Clear all', id: 'com.android.launcher3:id/clear_all', onClick: () => { const u = ui(); u.recents = []; u.tasks = {}; u.recentsOpen = false; } }) : null}
+    ${list.length ? Button({ label: 'Clear all', id: 'com.android.launcher3:id/clear_all', onClick: () => { const u = ui(); u.recents = []; u.tasks = {}; u.recentsOpen = false; u.current = null; u.focus = null; } }) : null}
   </div>`;
 }
 
@@ -663,6 +663,7 @@ S2R.load = function (state) {
     if (stack[0].s === '__root__') stack[0] = JSON.parse(JSON.stringify(app.root));
   }
   if (u.current && !S2R.apps[u.current]) u.current = null;
+  if (u.current && !(u.tasks[u.current] || []).length) u.tasks[u.current] = [JSON.parse(JSON.stringify(S2R.apps[u.current].root))];
   document.documentElement.classList.toggle('anim', !!(S2R.state.sys && S2R.state.sys.animations));
   rerender();
   return true;

@@ -9,9 +9,15 @@ Rules it enforces, whatever carries the work:
   is dropped. Traces are written before the record is appended.
 * **Lost hosts**: an actor death, node death, lost object or a passed per-episode deadline marks
   the host down and moves the episode to another host, counted in ``attempts`` with
-  ``retried_from = "HOST/PHONE"``. A phone/sim infrastructure error that the host could not absorb
-  moves the episode the same way. Neither is charged to the policy.
+  ``retried_from = "HOST/PHONE"``: the engine reports the phone (or sim page) an attempt took
+  when it starts (:class:`Started`), before anything runs, so a host lost mid-episode still
+  names it (``HOST/TARGET`` if it was lost before it took one). A phone/sim infrastructure
+  error that the host could not absorb moves the episode the same way. Neither is charged to
+  the policy.
 * **Capacity**: at most as many episodes in flight per host and backend as it has phones or pages.
+* **Shortage**: when no host can take the episodes left (all lost, none joined back) for
+  ``host_wait_s``, the run stops with one line naming the lost hosts and the fix
+  (:class:`NoUsableHosts`); what was recorded stays for ``--resume``.
 """
 
 from __future__ import annotations
@@ -58,6 +64,14 @@ class HostInfo:
 
 
 @dataclass
+class Started:
+    """An attempt took its phone (or sim page) and is running: ``phone`` is its serial or target.
+    The handle stays in flight; its :class:`Result` or :class:`HostLost` comes later."""
+
+    phone: str | None
+
+
+@dataclass
 class Result:
     """One finished attempt on a host: the record (as a dict) and its trace files."""
 
@@ -66,14 +80,15 @@ class Result:
 
 
 class Engine(Protocol):
-    """What carries episodes to hosts. ``wait`` returns finished handles with their
-    :class:`Result` or :class:`HostLost`; it must never resubmit anything itself."""
+    """What carries episodes to hosts. ``wait`` returns handles with news: :class:`Started` once
+    (the attempt took its phone; the handle stays in flight), then their :class:`Result` or
+    :class:`HostLost`; it must never resubmit anything itself."""
 
     def hosts(self) -> list[HostInfo]: ...
 
     def submit(self, host: HostInfo, spec: EpisodeSpec) -> Any: ...
 
-    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, Result | HostLost]]: ...
+    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, Started | Result | HostLost]]: ...
 
     def cancel(self, handle: Any) -> None: ...
 
@@ -91,6 +106,7 @@ class _Ticket:
     work: _Work
     host: HostInfo
     deadline: float
+    phone: str | None = None  # what the attempt took on the host, once it said (Started)
 
 
 @dataclass
@@ -127,13 +143,15 @@ class Dispatcher:
     def __init__(self, engine: Engine, *, driver_versions: dict[str, str] | None = None, max_attempts: int = 3,
                  episode_deadline_s: float = 1800.0, refresh_s: float = 2.0, host_wait_s: float = 60.0,
                  max_policy_outages: int = 5, echo: Callable[[str], None] | None = None,
-                 clock: Callable[[], float] = time.monotonic):
+                 clock: Callable[[], float] = time.monotonic, join_address: str = "HEAD:PORT"):
+        """``join_address``: the cluster address the shortage message tells a new host to join."""
         self.engine = engine
         self.driver_versions = driver_versions or {}
         self.max_attempts, self.deadline_s = max_attempts, episode_deadline_s
         self.refresh_s, self.host_wait_s, self.max_policy_outages = refresh_s, host_wait_s, max_policy_outages
         self.echo = echo or (lambda m: print(m, file=sys.stderr, flush=True))
-        self.clock = clock
+        self.clock, self.join_address = clock, join_address
+        self.lost_why: dict[str, str] = {}  # host name -> why it was declared lost (the latest)
         self.hosts: dict[str, _HostState] = {}  # by incarnation key
         self.refused: dict[str, str] = {}
         self.stats = DispatchStats()
@@ -163,6 +181,7 @@ class Dispatcher:
             return
         st.up = False
         self.stats.hosts_lost.append(st.info.name)
+        self.lost_why[st.info.name] = why
         self.echo(f"host {st.info.name} lost ({why}); its episodes move to other hosts")
         for handle in [h for h, t in self._tickets.items() if t.host.key == key]:
             t = self._tickets.pop(handle)
@@ -215,6 +234,10 @@ class Dispatcher:
                     continue
                 starved_since = None
                 for handle, got in self.engine.wait(list(tickets), timeout=self._wait_timeout(tickets)):
+                    if isinstance(got, Started):  # the attempt runs on this phone: kept for retried_from
+                        if handle in tickets:
+                            tickets[handle].phone = got.phone
+                        continue
                     t = tickets.pop(handle, None)
                     if t is None:  # a late result of an episode already moved off a lost host
                         self.stats.stale_dropped += 1
@@ -274,7 +297,7 @@ class Dispatcher:
         st = self._release(t)
         if isinstance(got, HostLost):
             self._move(t, t.host.name, queue)
-            self.mark_down(t.host.key, got.kind)  # and the rest of its episodes with it
+            self.mark_down(t.host.key, _WHY.get(got.kind, got.kind))  # and the rest of its episodes with it
             return None
         if st is None or not st.up:  # cannot happen while mark_down moves all: kept as a guard
             self.stats.stale_dropped += 1
@@ -305,7 +328,7 @@ class Dispatcher:
         w = t.work
         w.prior += spent
         if lost_host is not None:
-            w.moved_from = f"{lost_host}/{w.spec.target}" if record_host else lost_host
+            w.moved_from = f"{lost_host}/{t.phone or w.spec.target}" if record_host else lost_host
             w.avoid.add(t.host.name)
         self.stats.moved += 1
         queue.appendleft(w)
@@ -323,15 +346,27 @@ class Dispatcher:
         rundir.append(rec)
 
     def _starved_message(self, queue: deque[_Work]) -> str:
+        """One line: which episodes cannot run, which hosts are gone and why, and the fix."""
         backends = sorted({w.spec.backend for w in queue})
-        names = sorted({st.info.name for st in self.hosts.values()})
-        lost = sorted({st.info.name for st in self.hosts.values() if not st.up})
+        up = sorted({st.info.name for st in self.hosts.values() if st.up})
+        lost = sorted({st.info.name for st in self.hosts.values() if not st.up} - set(up))
         parts = [f"no host can run {'/'.join(backends)} episodes after {self.host_wait_s:.0f}s"]
-        if names:
-            parts.append(f"hosts seen: {', '.join(names)}" + (f" (lost: {', '.join(lost)})" if lost else ""))
-        parts += list(self.refused.values())
-        parts.append("start `s2r worker --address HEAD:PORT` on a host with phones (or --sim), then rerun with --resume")
-        return "; ".join(parts)
+        said = [f"{n} lost ({self.lost_why.get(n, 'lost')})" for n in lost]
+        lacks = " or ".join("phone" if b == "device" else "sim page" for b in backends)
+        said += [f"{n} has no {lacks}" for n in up]
+        if not self.hosts and not self.refused:
+            said.append("no host joined")
+        head = parts[0] + ": " + ", ".join(said) if said else parts[0]
+        what = "--device all" if "device" in backends else "--sim PAGES"
+        return "; ".join([head, *self.refused.values(),
+                          f"start `s2r worker --address {self.join_address} {what}` on a "
+                          f"{'phone host' if 'device' in backends else 'host'}, then rerun the same command "
+                          "with --resume"])
+
+
+#: How a lost host's reason reads in messages.
+_WHY = {"node_died": "node died", "actor_died": "actor died", "object_lost": "result lost",
+        "deadline": "no result within the episode deadline"}
 
 
 def trace_files(trace_dir: Path) -> dict[str, bytes]:

@@ -1,9 +1,12 @@
 """The long-lived per-host actor: one host's :class:`~device.farm.DeviceFarm` and/or sim pool.
 
 The farm is used unchanged (its own adb server, hotplug, quarantine, reconnect, journal and
-restore): each episode is run here exactly as :class:`~transfer.runner.LocalExecutor` runs it
-(the same in-host retries on another phone of this host), in a private trace directory whose
-files travel back with the record. Nothing on a host writes the driver's run directory.
+restore): each episode is run here by :func:`~transfer.runner.run_with_retries`, exactly as
+:class:`~transfer.runner.LocalExecutor` runs it (the same in-host retries on another phone of
+this host), in a private trace directory whose files travel back with the record. Nothing on a
+host writes the driver's run directory. An attempt has two calls: :meth:`EpisodeHost.lease`
+takes the phone and names it (so the driver knows where an episode was if the host is lost),
+then :meth:`EpisodeHost.run` runs it; neither is ever re-run by Ray.
 
 A driver announces itself with :meth:`EpisodeHost.begin`; episodes of any earlier driver still
 in flight (a driver that crashed) are cancelled at their next step: the step answers like an
@@ -19,16 +22,25 @@ import shutil
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
 from typing import Any
 
 from ..policies.base import BasePolicy, PolicyServerOutage
 from ..rundir import RunDir
-from ..runner import EpisodeSpec, LocalExecutor
+from ..runner import EpisodeSpec, Lease, run_with_retries
 from .dispatcher import trace_files
 
 HOST_PREFIX = "s2r-host:"
 NAMESPACE = "s2r"
+HOLD_S = 120.0  # a leased phone no run() came for is given back after this long
+
+
+def _phone_of(held: Lease | None) -> str | None:
+    """What a record calls the phone or page of a lease: a device's serial, a sim page's target."""
+    if held is None:
+        return None
+    return held.info.get("serial") or held.info.get("target")
 
 
 def versions() -> dict[str, str]:
@@ -84,6 +96,8 @@ class EpisodeHost:
         self._policies: dict[tuple[str, int], BasePolicy] = {}
         self._drivers: dict[str, threading.Event] = {}
         self._inflight = 0
+        self._held: dict[str, tuple[str, str, Lease | None, float]] = {}  # ticket -> driver, spec, lease, since
+        self._running: dict[str, tuple[str, str | None]] = {}  # ticket -> episode id, phone
         self._tmp = Path(tempfile.mkdtemp(prefix=f"s2r-{name}-"))
         try:
             self._open(device, sim_pages, device_run or {})
@@ -124,7 +138,9 @@ class EpisodeHost:
                     ev.set()
             self._drivers = {d: ev for d, ev in self._drivers.items() if d == driver or self._inflight}
             self._drivers.setdefault(driver, threading.Event())
-            return self._inflight
+            n = self._inflight
+        self._sweep(drivers_but=driver)
+        return n
 
     def check_policies(self, specs: list[str]) -> list[str]:
         """Preflight the run's policy specs here (a ``micro:`` checkpoint must exist on this host)."""
@@ -139,24 +155,68 @@ class EpisodeHost:
                 bad.append(f"host {self.name}: policy {spec!r} does not load here: {e}"[:400])
         return bad
 
-    def run(self, spec_json: str, driver: str) -> dict[str, Any]:
-        """Run one episode; the record and its trace files (the driver writes both)."""
+    def lease(self, spec_json: str, driver: str) -> dict[str, str | None]:
+        """First half of an attempt: take the phone or page the episode will start on, so that the
+        driver knows it before anything runs (a host lost later is named ``HOST/PHONE`` in the
+        moved episode's ``retried_from``). Nothing runs here; :meth:`run` takes the ticket."""
         spec = EpisodeSpec.model_validate_json(spec_json)
+        self._sweep()
+        try:
+            held: Lease | None = self._lease(spec)
+        except Exception:  # noqa: BLE001 - no phone now: run() leases (and retries) itself
+            held = None
+        ticket = uuid.uuid4().hex
         with self._lock:
+            self._held[ticket] = (driver, spec_json, held, time.monotonic())
+        return {"ticket": ticket, "phone": _phone_of(held)}
+
+    def run(self, ticket: str, spec_json: str, driver: str) -> dict[str, Any]:
+        """Second half: run the episode on the phone :meth:`lease` took (a ticket given back in
+        the meantime leases afresh), with the in-host retries on another phone of this host that
+        a local run has; the record and its trace files (the driver writes both)."""
+        with self._lock:
+            held = self._held.pop(ticket, (None, None, None, None))[2]
             cancelled = self._drivers.setdefault(driver, threading.Event())
             self._inflight += 1
+            spec = EpisodeSpec.model_validate_json(spec_json)
+            self._running[ticket] = (spec.episode_id, _phone_of(held))
+        first = [held] if held is not None else []
         rd = RunDir(self._tmp / f"{spec.episode_id}-{time.monotonic_ns()}")
         rd.traces.mkdir(parents=True, exist_ok=True)
         try:
-            ex = LocalExecutor(self._lease, self._instance, lambda s: self._policy(s, cancelled), workers=1,
-                               progress=False)
-            rec = ex._one(spec, rd)
+            rec = run_with_retries(spec, rd, lambda s: first.pop() if first else self._lease(s), self._instance,
+                                   lambda s: self._policy(s, cancelled))
             traces = trace_files(rd.traces / spec.episode_id)
             return {"record": rec.model_dump(mode="json"), "traces": traces}
         finally:
+            for unused in first:  # run_with_retries stopped before its first attempt
+                unused.release(False)
             shutil.rmtree(rd.path, ignore_errors=True)
             with self._lock:
                 self._inflight -= 1
+                self._running.pop(ticket, None)
+
+    def running(self) -> dict[str, str | None]:
+        """The episodes running here now and the phone (or sim target) each started on."""
+        with self._lock:
+            return dict(self._running.values())
+
+    def release(self, ticket: str) -> None:
+        """Give back a phone :meth:`lease` took for an episode that will not run here."""
+        with self._lock:
+            got = self._held.pop(ticket, None)
+        if got is not None and got[2] is not None:
+            got[2].release(False)
+
+    def _sweep(self, *, drivers_but: str | None = None, older_than: float = HOLD_S) -> None:
+        """Release leases no :meth:`run` came for: a driver that died between the two halves,
+        or one superseded by ``drivers_but``."""
+        now = time.monotonic()
+        with self._lock:
+            stale = [k for k, (d, _, _, t0) in self._held.items()
+                     if now - t0 > older_than or (drivers_but is not None and d != drivers_but)]
+        for k in stale:
+            self.release(k)
 
     def events(self, since: int = 0) -> list[tuple[float, str, str]]:
         """Farm events (joins, departures, quarantines) from index ``since`` on."""
@@ -172,6 +232,7 @@ class EpisodeHost:
     def close(self) -> list[dict[str, Any]]:
         """Close the farm (teardown, restore, audit) and the pages; the phones' closing reports."""
         reports: list[dict[str, Any]] = []
+        self._sweep(older_than=-1.0)
         for b in (self.sim, self.devices):
             if b is None:
                 continue

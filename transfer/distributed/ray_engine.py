@@ -25,7 +25,7 @@ from typing import Any
 from ..records import EpisodeRecord
 from ..rundir import RunDir
 from ..runner import EpisodeSpec
-from .dispatcher import Dispatcher, HostInfo, HostLost, NoUsableHosts, Result
+from .dispatcher import Dispatcher, HostInfo, HostLost, NoUsableHosts, Result, Started
 from .host import HOST_PREFIX, NAMESPACE, EpisodeHost, versions
 
 __all__ = ["RayEngine", "RayExecutor", "LocalCluster", "connect", "spawn_host", "secure_env", "host_names"]
@@ -86,6 +86,24 @@ def _reachable(address: str, timeout: float = 3.0) -> None:
                             f"`s2r worker --head` there, or check the address and firewall") from None
 
 
+def resolve(address: str) -> str:
+    """``auto`` as Ray means it: ``RAY_ADDRESS``, else the cluster last started on this machine
+    (the address file a head writes; see ``ray._private.services.get_ray_address_from_environment``),
+    resolved here so that a loopback cluster is joined on loopback. Any other address is as given."""
+    if address != "auto":
+        return address
+    env = os.environ.get("RAY_ADDRESS", "").strip()
+    if env and env != "auto":
+        return env
+    from ray._private.utils import read_ray_address
+
+    found = read_ray_address()
+    if not found:
+        raise NoUsableHosts("--ray auto found no cluster: RAY_ADDRESS is unset and no head was started on this "
+                            "machine; start one with `s2r worker --head`, or pass --ray HEAD:PORT")
+    return found
+
+
 def connect(address: str) -> None:
     """Connect this process to a running cluster as a driver (token auth, no dashboard)."""
     if "ray" in sys.modules and sys.modules["ray"].is_initialized():
@@ -94,8 +112,8 @@ def connect(address: str) -> None:
         import ray  # noqa: F401
     except ImportError:
         raise NoUsableHosts("--ray needs Ray on this machine and every host: pip install 's2r[ray]'") from None
-    if address != "auto":
-        _reachable(address)
+    address = resolve(address)
+    _reachable(address)
     host = address.rpartition(":")[0]
     secure_env(is_loopback(host))
     import ray
@@ -140,8 +158,22 @@ def _lost(e: BaseException) -> HostLost:
     return HostLost("actor_died", f"{type(e).__name__}: {str(e)[:200]}")
 
 
+@dataclass(eq=False)
+class _Attempt:
+    """One attempt in flight on a host actor: first its ``lease`` call (which phone), then its
+    ``run`` call. Each is called once; a cancelled attempt never gets its second call."""
+
+    actor: Any
+    spec_json: str
+    ref: Any
+    ticket: str | None = None
+    cancelled: bool = False
+
+
 class RayEngine:
-    """The dispatcher's :class:`~transfer.distributed.dispatcher.Engine` over named host actors."""
+    """The dispatcher's :class:`~transfer.distributed.dispatcher.Engine` over named host actors.
+    An attempt is two actor calls (see :class:`_Attempt`): the driver learns the phone from the
+    first, before the episode runs, and reports it as :class:`Started`."""
 
     def __init__(self, driver: str | None = None, info_timeout: float = 30.0):
         self.driver = driver or uuid.uuid4().hex
@@ -168,31 +200,42 @@ class RayEngine:
                                 error=raw.get("error")))
         return out
 
-    def submit(self, host: HostInfo, spec: EpisodeSpec) -> Any:
-        return self.actors[host.key].run.remote(spec.model_dump_json(), self.driver)
+    def submit(self, host: HostInfo, spec: EpisodeSpec) -> _Attempt:
+        actor, spec_json = self.actors[host.key], spec.model_dump_json()
+        return _Attempt(actor, spec_json, actor.lease.remote(spec_json, self.driver))
 
-    def wait(self, handles: list[Any], timeout: float) -> list[tuple[Any, Result | HostLost]]:
+    def wait(self, handles: list[_Attempt], timeout: float) -> list[tuple[_Attempt, Started | Result | HostLost]]:
         import ray
 
-        ready, _ = ray.wait(handles, num_returns=1, timeout=timeout)
-        if ready:  # whatever else is done too, without waiting
-            more, _ = ray.wait([h for h in handles if h not in ready], num_returns=len(handles) - len(ready),
-                               timeout=0)
+        by_ref = {h.ref: h for h in handles if not h.cancelled}
+        if not by_ref:
+            return []
+        refs = list(by_ref)
+        ready, rest = ray.wait(refs, num_returns=1, timeout=timeout)
+        if ready and rest:  # whatever else is done too, without waiting
+            more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
             ready += more
-        out: list[tuple[Any, Result | HostLost]] = []
-        for h in ready:
-            try:
-                got = ray.get(h)
-                out.append((h, Result(record=got["record"], traces=got["traces"])))
-            except Exception as e:  # noqa: BLE001 - an episode's own errors come back as records
-                out.append((h, _lost(e)))
-        return out
+        return [self._news(by_ref[r]) for r in ready]
 
-    def cancel(self, handle: Any) -> None:
+    def _news(self, h: _Attempt) -> tuple[_Attempt, Started | Result | HostLost]:
         import ray
 
         try:
-            ray.cancel(handle, force=False)
+            got = ray.get(h.ref)
+        except Exception as e:  # noqa: BLE001 - an episode's own errors come back as records
+            return h, _lost(e)
+        if h.ticket is None:  # the phone is taken: run the episode on it (the attempt's one run)
+            h.ticket = got["ticket"]
+            h.ref = h.actor.run.remote(h.ticket, h.spec_json, self.driver)
+            return h, Started(got.get("phone"))
+        return h, Result(record=got["record"], traces=got["traces"])
+
+    def cancel(self, handle: _Attempt) -> None:
+        import ray
+
+        handle.cancelled = True
+        try:
+            ray.cancel(handle.ref, force=False)
         except Exception:  # noqa: BLE001
             pass
 
@@ -308,6 +351,8 @@ class RayExecutor:
         self.address = address
         self.policy_specs = policy_specs or []
         self.engine = RayEngine()
+        # how long a run waits for a host that can take its episodes (all lost, none joined yet)
+        host_wait_s = float(os.environ.get("S2R_RAY_HOST_WAIT_S", host_wait_s))
         self.dispatcher = Dispatcher(self.engine, driver_versions=versions(), max_attempts=max_attempts,
                                      episode_deadline_s=episode_deadline_s, host_wait_s=host_wait_s,
                                      max_policy_outages=(_MAX_POLICY_OUTAGES.get() if max_policy_outages is None
@@ -316,7 +361,9 @@ class RayExecutor:
     def preflight(self) -> None:
         """Connect, adopt the hosts and check them (versions, phones, policies): a one-line
         :class:`NoUsableHosts` naming the host and the fix before any episode runs."""
+        self.address = resolve(self.address)
         connect(self.address)
+        self.dispatcher.join_address = self.address
         self.dispatcher.refresh_hosts()
         if not self.dispatcher.hosts:
             why = list(self.dispatcher.refused.values()) or [
@@ -360,8 +407,20 @@ def start_node(*, head: bool, address: str | None = None, node_ip: str | None = 
     p = RayParams(**params)
     if not head and not dashboard:
         p.dashboard_agent_listen_port = None
-    return rnode.Node(p, head=head, shutdown_at_exit=True, spawn_reaper=True)
+    node = rnode.Node(p, head=head, shutdown_at_exit=True, spawn_reaper=True)
+    if head:  # what `ray start --head` leaves for `--ray auto` (Ray's own lookup) on this machine
+        from ray._private.utils import write_ray_address
+
+        write_ray_address(node.gcs_address)
+    return node
 
 
 def stop_node(node: Any) -> None:
+    """Stop the node's processes; a head also removes the address ``--ray auto`` would find."""
+    if getattr(node, "head", False):
+        from ray._common.utils import reset_ray_address
+        from ray._private.utils import read_ray_address
+
+        if read_ray_address() == node.gcs_address:  # not a newer cluster's
+            reset_ray_address()
     node.kill_all_processes(check_alive=False, allow_graceful=True)
