@@ -299,6 +299,9 @@ class Journal(BaseModel):
                           "dedicated test phone, alarms beyond these are the episode's and are deleted.")
     settings_at_start: dict[str, Any] | None = Field(
         None, description="Every settable setting once setup was done: what the episode changes is put back.")
+    permissions_at_start: dict[str, dict[str, list[Any]]] | None = Field(
+        None, description="Runtime permissions ({package: {permission: [granted, flags]}}) of the apps s2r "
+                          "drives once setup was done: a prompt the policy answered is undone at teardown.")
     sms_read_at_start: dict[int, str] | None = Field(
         None, description="The read flag of every SMS the shell could see once setup was done: opening a "
                           "conversation marks the phone's own messages read, and teardown puts the flags back.")
@@ -525,6 +528,8 @@ class DeviceWriter:
         self.restricted_sms = True  # the shell sees only inbox and sent SMS (not root)
         self.calendar_id: str | None = None
         self.calendar_why = "no calendar s2r may write into (none created this session)"
+        self._perm_packages: list[str] | None = None  # the apps s2r drives that this phone has
+        self._perm_baseline: dict[str, dict[str, list[Any]]] | None = None
 
     # --- journal on disk ---------------------------------------------------------------------
     def journal_path(self) -> Path:
@@ -641,6 +646,9 @@ class DeviceWriter:
                 j.episode_marks[kind] = _max_id(self.shell, uri)
             j.settings_at_start = self._settings_now()
             j.sms_read_at_start = self._sms_read_now()
+            if self._perm_baseline is None:  # later episodes start from the state the last teardown proved
+                self._perm_baseline = self._permissions_now()
+            j.permissions_at_start = self._perm_baseline
             if self.destructive:
                 j.files_at_start = self._files_now()
         j.save()
@@ -654,6 +662,69 @@ class DeviceWriter:
         except (ParseError, DeviceCommandError):
             return None
         return {f: v for f, v in st.model_dump().items() if f in _RAW and v is not None}
+
+    # --- runtime permissions ---------------------------------------------------------------------
+    def _permissions_now(self) -> dict[str, dict[str, list[Any]]] | None:
+        """Runtime permissions of the apps s2r drives that this phone has (``dumpsys package``,
+        one batch). None when they cannot be read."""
+        from actionmap.apps import registry
+        from device.parsers import parse_runtime_permissions
+
+        try:
+            if self._perm_packages is None:
+                listed = self.shell.out(["pm", "list", "packages"])
+                have = {ln.split(":", 1)[1].strip() for ln in listed.splitlines() if ln.startswith("package:")}
+                self._perm_packages = sorted(registry().all_packages() & have)
+            argvs = [["dumpsys", "package", p] for p in self._perm_packages]
+            out: dict[str, dict[str, list[Any]]] = {}
+            for pkg, r in zip(self._perm_packages, self.shell.batch(argvs)):
+                perms = parse_runtime_permissions(r.out, pkg)
+                if perms:
+                    out[pkg] = {k: [g, sorted(f)] for k, (g, f) in perms.items()}
+            return out
+        except DeviceCommandError:
+            return None
+
+    def _undo_episode_permissions(self, j: Journal, rep: "TeardownReport") -> None:
+        """Put back every runtime permission of the apps s2r drives as it was when the episode
+        started: an "Allow"/"Don't allow" the policy tapped in a first-launch prompt is undone —
+        ``pm revoke``/``pm grant`` and ``pm clear-permission-flags``/``set-permission-flags …
+        user-set user-fixed`` (the shell holds GRANT/REVOKE_RUNTIME_PERMISSIONS; frameworks/base
+        ``packages/Shell/AndroidManifest.xml``) — so the next episode meets the prompt again, as
+        in the simulator, and the phone is handed back as it came. Proven by reading again."""
+        start = j.permissions_at_start
+        if not start:
+            return
+        now = self._permissions_now() or {}
+        fixes = 0
+        for pkg, perms in start.items():
+            for perm, (granted, flags) in perms.items():
+                cur = now.get(pkg, {}).get(perm)
+                if cur is None or (cur[0] == granted and set(cur[1]) == set(flags)):
+                    continue
+                if cur[0] != granted:
+                    self.shell.run(["pm", "grant" if granted else "revoke", pkg, perm])
+                user = {"USER_SET": "user-set", "USER_FIXED": "user-fixed"}
+                gone = [user[f] for f in user if f in cur[1] and f not in flags]
+                back = [user[f] for f in user if f in flags and f not in cur[1]]
+                if gone:
+                    self.shell.run(["pm", "clear-permission-flags", pkg, perm, *gone])
+                if back:
+                    self.shell.run(["pm", "set-permission-flags", pkg, perm, *back])
+                fixes += 1
+        if not fixes:
+            return
+        after = self._permissions_now() or {}
+        still = [f"{pkg} {perm.rsplit('.', 1)[-1]}" for pkg, perms in start.items() for perm, (g, fl) in perms.items()
+                 if perm in after.get(pkg, {}) and (after[pkg][perm][0] != g
+                                                   or {"USER_SET", "USER_FIXED"} & set(after[pkg][perm][1])
+                                                   != {"USER_SET", "USER_FIXED"} & set(fl))]
+        if fixes - len(still) > 0:
+            rep.restored.append(f"{fixes - len(still)} runtime permission(s) answered during the episode put back")
+        if still:
+            rep.left.append(f"runtime permission(s) changed during the episode could not be put back: "
+                            f"{', '.join(still)}")
+        self._perm_baseline = after if not still else None  # re-read at the next episode's start
 
     def _sms_read_now(self) -> dict[int, str] | None:
         """``_id → read`` of the SMS rows the shell can see (None when SMS cannot be read)."""
@@ -1052,6 +1123,7 @@ class DeviceWriter:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
         self._undo_episode_sms_read(j, rep)
+        self._undo_episode_permissions(j, rep)
         # settings: what the episode changed back to its start, then what setup changed back to before
         self._undo_episode_settings(j, rep)
         for ch in reversed(j.settings):

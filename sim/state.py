@@ -48,7 +48,11 @@ class SysState(BaseModel):
     notifications: list[dict[str, Any]] = Field(default_factory=list)
     animations: bool = False
     permission_prompts: list[str] = Field(default_factory=list, description="Apps that ask for a permission on first launch.")
-    permissions_granted: list[str] = Field(default_factory=list)
+    permissions_granted: list[str] = Field(
+        default_factory=list, description="Apps whose first-launch prompt no longer shows (answered or granted).")
+    permissions_user_set: list[str] = Field(
+        default_factory=list, description="Apps whose prompt the user answered (Android's USER_SET flag).")
+    permissions_denied: list[str] = Field(default_factory=list, description="Apps whose prompt was answered 'Don't allow'.")
 
 
 class PhoneState(BaseModel):

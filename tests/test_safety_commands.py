@@ -30,7 +30,7 @@ RANDOM_TASKS = ["settings.dnd_on", "contacts.favorite", "files.rename"]
 # Each pattern is a command that changes the phone beyond what s2r created (or the host's adb server).
 FORBIDDEN: dict[str, str] = {
     "kill-server": r"\bkill-server\b",
-    "pm clear": r"(?:^|[\s;&|(])pm\s+clear\b",
+    "pm clear": r"(?:^|[\s;&|(])pm\s+clear(?![\w-])",
     "set the clock (date)": r"(?:^|[\s;&|(])(?:toybox\s+)?date\s+(?:-s\b|-u\s+\d|@?\d{6,})",
     "set the clock (alarm service)": r"\bcmd\s+alarm\s+set-time\b|\bservice\s+call\s+alarm\b",
     "automatic time off": r"\bsettings\s+put\s+global\s+auto_time(?:_zone)?\b",

@@ -32,7 +32,8 @@ __all__ = [
     "to_hierarchy_xml", "to_jsonable",
 ]
 from .services import (parse_airplane_mode, parse_appops_mode, parse_bluetooth_dump, parse_location_enabled,  # noqa: E402
-                       parse_night_mode, parse_volume_get, parse_wifi_status, parse_zen_mode, service_missing)
+                       parse_night_mode, parse_runtime_permissions, parse_volume_get, parse_wifi_status,
+                       parse_zen_mode, service_missing)
 
 __all__ += ["parse_airplane_mode", "parse_appops_mode", "parse_bluetooth_dump", "parse_location_enabled",
-            "parse_night_mode", "parse_volume_get", "parse_wifi_status", "parse_zen_mode", "service_missing"]
+            "parse_night_mode", "parse_runtime_permissions", "parse_volume_get", "parse_wifi_status", "parse_zen_mode", "service_missing"]

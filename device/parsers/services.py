@@ -132,3 +132,49 @@ def parse_appops_mode(text: str | bytes, op: str) -> str | None:
     if service_missing(t) or re.search(r"Unknown|SecurityException|Error", t):
         return None
     return "default"
+
+
+# ------------------------------------------------------------------------- runtime permissions
+_PKG_HEAD = re.compile(r"^\s*Package \[([^\]]+)\]")
+_USER_HEAD = re.compile(r"^\s*User (\d+):")
+_PERM_LINE = re.compile(r"^\s*([\w.]+): granted=(true|false)(?:, flags=\[\s*([^\]]*)\])?")
+
+
+def parse_runtime_permissions(text: str, package: str | None = None, user: int = 0) -> dict[str, tuple[bool, frozenset[str]]]:
+    """``dumpsys package PKG`` → ``{permission: (granted, flags)}`` of one user's ``runtime
+    permissions:`` block (frameworks/base ``PermissionManagerServiceImpl`` dump: ``NAME:
+    granted=true, flags=[ USER_SET|USER_SENSITIVE_WHEN_GRANTED]``). Only the first listing of the
+    package counts (an updated system app is listed again under ``Hidden system packages:``), and
+    only that user's block (a work profile's grants are not the owner's). Missing → ``{}``."""
+    out: dict[str, tuple[bool, frozenset[str]]] = {}
+    in_pkg = package is None
+    seen_pkg = False
+    in_user = in_block = False
+    for line in text.splitlines():
+        m = _PKG_HEAD.match(line)
+        if m:
+            if seen_pkg:
+                break  # the first listing is the active one
+            in_pkg = package is None or m.group(1) == package
+            seen_pkg = in_pkg
+            in_user = in_block = False
+            continue
+        if line.startswith("Hidden system packages:") and seen_pkg:
+            break
+        if not in_pkg:
+            continue
+        m = _USER_HEAD.match(line)
+        if m:
+            in_user, in_block = int(m.group(1)) == user, False
+            continue
+        if in_user and line.strip() == "runtime permissions:":
+            in_block = True
+            continue
+        if in_block:
+            m = _PERM_LINE.match(line)
+            if m is None:
+                in_block = False
+                continue
+            flags = frozenset(f.strip() for f in (m.group(3) or "").split("|") if f.strip())
+            out[m.group(1)] = (m.group(2) == "true", flags)
+    return out

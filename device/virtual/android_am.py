@@ -236,7 +236,8 @@ class PackageManager:
                     w[f] = []
             if app is not None:
                 sys = d["sys"]
-                sys["permissions_granted"] = [a for a in sys.get("permissions_granted", []) if a != app]
+                for key in ("permissions_granted", "permissions_user_set", "permissions_denied"):
+                    sys[key] = [a for a in sys.get(key, []) if a != app]
                 ui = d["ui"]
                 ui["tasks"].pop(app, None)
                 ui["recents"] = [a for a in ui.get("recents", []) if a != app]
@@ -249,6 +250,12 @@ class PackageManager:
         return True
 
     def grant(self, pkg: str, grant: bool) -> bool:
+        """``pm grant|revoke PKG PERM`` on the one runtime permission the model has (an app's
+        first-launch prompt, POST_NOTIFICATIONS). As PermissionManagerService does for the shell
+        (frameworks/base ``services/core/java/com/android/server/pm/permission/
+        PermissionManagerServiceImpl.java``), a grant or revoke leaves the flags alone: an app
+        whose prompt the user answered (USER_SET) does not ask again after a revoke; one that was
+        only granted from the shell asks again once revoked."""
         from .phone import PACKAGE_APPS
 
         app = PACKAGE_APPS.get(pkg)
@@ -258,10 +265,57 @@ class PackageManager:
             return True
 
         def edit(d: dict[str, Any]) -> None:
-            granted = [a for a in d["sys"].get("permissions_granted", []) if a != app]
-            if grant:
-                granted.append(app)
-            d["sys"]["permissions_granted"] = granted
+            sys = d["sys"]
+            gate = [a for a in sys.get("permissions_granted", []) if a != app]
+            denied = [a for a in sys.get("permissions_denied", []) if a != app]
+            user_set = app in sys.get("permissions_user_set", [])
+            if grant or user_set:
+                gate.append(app)  # granted, or answered: the prompt stays away
+            if not grant and user_set:
+                denied.append(app)
+            sys["permissions_granted"], sys["permissions_denied"] = gate, denied
+
+        self.phone.mutate(edit)
+        return True
+
+    def clear_flags(self, pkg: str, flags: list[str]) -> bool:
+        """``pm clear-permission-flags PKG PERM user-set user-fixed``: the user's answer is
+        forgotten, so a permission that is not granted is asked for again at the next launch."""
+        from .phone import PACKAGE_APPS
+
+        app = PACKAGE_APPS.get(pkg)
+        if pkg not in self.packages:
+            return False
+        if app is None or "user-set" not in flags:
+            return True
+
+        def edit(d: dict[str, Any]) -> None:
+            sys = d["sys"]
+            sys["permissions_user_set"] = [a for a in sys.get("permissions_user_set", []) if a != app]
+            if app in sys.get("permissions_denied", []):  # not granted and no answer: the prompt is back
+                sys["permissions_denied"] = [a for a in sys["permissions_denied"] if a != app]
+                sys["permissions_granted"] = [a for a in sys.get("permissions_granted", []) if a != app]
+
+        self.phone.mutate(edit)
+        return True
+
+    def set_flags(self, pkg: str, flags: list[str]) -> bool:
+        """``pm set-permission-flags PKG PERM user-set``: as if the user had answered."""
+        from .phone import PACKAGE_APPS
+
+        app = PACKAGE_APPS.get(pkg)
+        if pkg not in self.packages:
+            return False
+        if app is None or "user-set" not in flags:
+            return True
+
+        def edit(d: dict[str, Any]) -> None:
+            sys = d["sys"]
+            if app not in sys.get("permissions_user_set", []):
+                sys["permissions_user_set"] = [*sys.get("permissions_user_set", []), app]
+            if app not in sys.get("permissions_granted", []):  # answered and not granted: a denial
+                sys["permissions_granted"] = [*sys.get("permissions_granted", []), app]
+                sys["permissions_denied"] = [*sys.get("permissions_denied", []), app]
 
         self.phone.mutate(edit)
         return True
@@ -831,6 +885,23 @@ class AmCommands:
             ok = await self.phone.acall(self.pm.clear, rest[-1])
             await ctx.out("Success\n" if ok else "Failed\n")
             return 0 if ok else 1
+        if verb in ("clear-permission-flags", "set-permission-flags"):
+            if len(rest) < 3:
+                await ctx.err("Error: no package, permission or flags specified\n")
+                return 1
+            known = {"review-required", "revoked-compat", "revoke-when-requested", "user-fixed", "user-set"}
+            bad = [f for f in rest[2:] if f not in known]
+            if bad:
+                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
+                              f"Unknown flag: {bad[0]}\n")
+                return 255
+            fn = self.pm.clear_flags if verb.startswith("clear") else self.pm.set_flags
+            ok = await self.phone.acall(fn, rest[0], list(rest[2:]))
+            if not ok:
+                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
+                              f"Unknown package: {rest[0]}\n")
+                return 255
+            return 0
         if verb in ("grant", "revoke"):
             if len(rest) < 2:
                 await ctx.err("Error: no package or permission specified\n")

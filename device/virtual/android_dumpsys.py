@@ -489,7 +489,30 @@ def dumpsys_package(phone: "VirtualPhone", pkg: str) -> str:
             "past signatures:[]}\n"
             f"    pkgFlags=[ {flags} ]\n"
             f"    User 0: ceDataInode=0 installed=true hidden=false suspended=false distractionFlags=0 stopped=false "
-            f"notLaunched=false enabled={'0' if p.enabled else '3'} instant=false virtual=false\n")
+            f"notLaunched=false enabled={'0' if p.enabled else '3'} instant=false virtual=false\n"
+            + _runtime_permissions(phone, pkg))
+
+
+#: The runtime permission behind an app's first-launch prompt ("Allow X to send you notifications?").
+PROMPT_PERMISSION = "android.permission.POST_NOTIFICATIONS"
+
+
+def _runtime_permissions(phone: "VirtualPhone", pkg: str) -> str:
+    """The ``runtime permissions:`` block of ``User 0`` for the one runtime permission the model
+    has — the first-launch prompt of the apps in ``knobs.permission_prompts`` — in the format of
+    frameworks/base ``services/core/java/com/android/server/pm/permission/
+    PermissionManagerServiceImpl.java`` (``granted=…, flags=[ USER_SET|… ]``)."""
+    from .phone import PACKAGE_APPS
+
+    app = PACKAGE_APPS.get(pkg)
+    if app is None or app not in (getattr(phone.knobs, "permission_prompts", None) or []):
+        return ""
+    sys = phone.mutate(lambda d: dict(d.get("sys") or {}))
+    answered = app in (sys.get("permissions_user_set") or [])
+    granted = app in (sys.get("permissions_granted") or []) and app not in (sys.get("permissions_denied") or [])
+    flags = (["USER_SET"] if answered else []) + ["USER_SENSITIVE_WHEN_GRANTED", "USER_SENSITIVE_WHEN_DENIED"]
+    return (f"      runtime permissions:\n        {PROMPT_PERMISSION}: granted={'true' if granted else 'false'}, "
+            f"flags=[ {'|'.join(flags)}]\n")
 
 
 # ============================================================================ wm / getprop / dumpsys commands
@@ -532,7 +555,7 @@ class SystemCommands:
             if pkg is None:
                 await ctx.out("Packages:\n" + "".join(f"  Package [{p}]\n" for p in sorted(self.phone.packages.packages)))
                 return 0
-            await ctx.out(dumpsys_package(self.phone, pkg))
+            await ctx.out(await self.phone.acall(dumpsys_package, self.phone, pkg))
             return 0
         if service not in _SERVICES:
             await ctx.err(f"Can't find service: {service}\n")

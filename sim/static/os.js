@@ -516,6 +516,9 @@ function PermissionDialog({ app }) {
   const grant = (ok) => () => {
     const s = S2R.state.sys;
     s.permissions_granted = [...(s.permissions_granted || []), app];
+    s.permissions_user_set = [...(s.permissions_user_set || []).filter((a) => a !== app), app];
+    s.permissions_denied = (s.permissions_denied || []).filter((a) => a !== app);
+    if (!ok) s.permissions_denied.push(app);
     ui().dialog = null;
     if (!ok) toast('Permission denied');
   };
