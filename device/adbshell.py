@@ -98,6 +98,11 @@ def read_only(argv: Sequence[str]) -> bool:
     return False
 
 
+def _weight(argv: Sequence[str]) -> int:
+    """Rough cost of a command on a phone: a Java tool started through app_process is dear."""
+    return 10 if argv and str(argv[0]) in ("content", "uiautomator") else 1
+
+
 _LOST_STATES = {None, "offline", "unauthorized", "absent", "no permissions", "connecting", "authorizing"}
 
 
@@ -158,16 +163,42 @@ class Shell:
                 return memo[line].popleft()
         return self._run(line, timeout)
 
-    def batch(self, argvs: Sequence[Sequence[str]], *, timeout: float | None = None) -> list[ShellResult]:
-        """Run several commands in one shell line; one :class:`ShellResult` each, as if each had
+    def batch(self, argvs: Sequence[Sequence[str]], *, timeout: float | None = None,
+              lanes: int = 4) -> list[ShellResult]:
+        """Run several commands in a few shell lines; one :class:`ShellResult` each, as if each had
         run alone (its own status, stdout and stderr), in order. Needs shell v2 (stdout and stderr
         apart); without it the commands run one by one. A marker with a fresh nonce follows each
-        command on both streams, so no command's output can be taken for a boundary."""
+        command on both streams, so no command's output can be taken for a boundary.
+
+        ``lanes``: the commands are spread over this many shell lines run at the same time (adb
+        multiplexes streams; a phone has cores to spare). The costly ones — Java tools such as
+        ``content``, each of which starts a runtime through ``app_process`` — are spread first, so
+        a state read pays about one runtime start per lane instead of one per query."""
         argvs = [list(a) for a in argvs]
         if not argvs:
             return []
         if len(argvs) == 1 or not self._use_v2():
             return [self._run(quote_argv(a), timeout) for a in argvs]
+        lanes = max(1, min(lanes, len(argvs)))
+        if lanes > 1:
+            load = [0] * lanes
+            lane_of: list[int] = [0] * len(argvs)
+            order = sorted(range(len(argvs)), key=lambda i: -_weight(argvs[i]))
+            for i in order:
+                k = min(range(lanes), key=lambda j: load[j])
+                lane_of[i] = k
+                load[k] += _weight(argvs[i])
+            groups = [[i for i in range(len(argvs)) if lane_of[i] == k] for k in range(lanes)]
+            groups = [g for g in groups if g]
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="batch") as ex:
+                parts = list(ex.map(lambda g: self.batch([argvs[i] for i in g], timeout=timeout, lanes=1), groups))
+            out: list[ShellResult | None] = [None] * len(argvs)
+            for g, res in zip(groups, parts):
+                for i, r in zip(g, res):
+                    out[i] = r
+            return [r for r in out if r is not None]
         nonce = secrets.token_hex(6)
         parts = []
         for i, a in enumerate(argvs):

@@ -170,6 +170,18 @@ def test_realistic_preset_costs_through_adb(rig: dict[str, Any], costs: Any) -> 
     assert png[:8] == b"\x89PNG\r\n\x1a\n"
     assert timed(lambda: d.shell(["screencap", "-p"], encoding=None)) >= 0.65 > fast_shot
     assert timed(lambda: d.shell("input keyevent KEYCODE_UNKNOWN")) >= 0.12
+    # `content` starts a Java runtime on every call; a batch spreads the queries over parallel lanes
+    assert kn.app_process_ms == 500.0
+    costs(app_process_ms=300.0)
+    q = ["content", "query", "--uri", "content://settings/system", "--projection", "name"]
+    assert timed(lambda: d.shell(q)) >= 0.3
+    from device.adbshell import Shell
+
+    sh = Shell(rig["host"].client(), rig["phone"].serial)
+    one_line = timed(lambda: sh.batch([q] * 4, lanes=1))
+    four_lanes = timed(lambda: sh.batch([q] * 4, lanes=4))
+    assert one_line >= 1.2 and four_lanes < one_line - 0.4  # four runtime starts in turn vs. at once
+    costs(app_process_ms=0.0)
     dev = u2.connect(rig["phone"].serial)
     xml = dev.dump_hierarchy()
     nodes = xml.count("<node ")

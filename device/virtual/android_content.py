@@ -1247,6 +1247,10 @@ class ContentCommand:
         self.providers: ContentProviders = phone.providers
 
     async def __call__(self, ctx: CommandContext) -> int:
+        from .u2server import spend
+
+        # `content` is a Java program: every call starts a runtime through app_process
+        await spend(float(getattr(getattr(self.phone, "knobs", None), "app_process_ms", 0.0) or 0.0))
         args = list(ctx.args)
         if not args or args[0] in ("-h", "--help", "help"):
             await ctx.out(_CONTENT_USAGE)

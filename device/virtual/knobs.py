@@ -65,6 +65,12 @@ Timing knobs (milliseconds; all 0 under ``fast``) and the ``realistic`` values:
   (the client's debug log in openatx/uiautomator2#10: request 47.182 → response 47.225).
 * ``input_cmd_ms`` — an ``input`` command (``cmd input`` over binder, the event injected and
   waited for): 120.
+* ``app_process_ms`` — a shell tool that is a Java program started through ``app_process`` on
+  every call pays a runtime start: ``content`` (frameworks/base ``cmds/content/content``:
+  ``exec app_process /system/bin com.android.commands.content.Content``): 500 — "executing
+  app_process took between 500ms and 1s" (Genymobile/scrcpy#6354), ~690 ms per ``input
+  keyevent`` where ``input`` was still such a program (bryanroscoe/shield_optimizer#71,
+  Android 11). Tools that are ``cmd`` wrappers (``settings``, ``appops``, ``cmd …``) do not pay it.
 * ``animation_ms`` — 400 under ``realistic``: AOSP's ``config_mediumAnimTime``
   (frameworks/base ``core/res/res/values/config.xml``: short 200, medium 400, long 500).
 """
@@ -93,10 +99,11 @@ ANDROID_SDK: dict[int, int] = {11: 30, 13: 33, 14: 34, 15: 35}
 #: The cost knobs each ``timing`` preset sets (sources: the module docstring).
 TIMING_PRESETS: dict[str, dict[str, float]] = {
     "fast": {"dump_ms": 0.0, "dump_node_ms": 0.0, "shell_dump_ms": 0.0, "screencap_png_ms": 0.0,
-             "screencap_raw_ms": 0.0, "screencap_jpeg_ms": 0.0, "u2_rpc_ms": 0.0, "input_cmd_ms": 0.0},
+             "screencap_raw_ms": 0.0, "screencap_jpeg_ms": 0.0, "u2_rpc_ms": 0.0, "input_cmd_ms": 0.0,
+             "app_process_ms": 0.0},
     "realistic": {"dump_ms": 250.0, "dump_node_ms": 6.0, "shell_dump_ms": 800.0, "screencap_png_ms": 650.0,
                   "screencap_raw_ms": 280.0, "screencap_jpeg_ms": 150.0, "u2_rpc_ms": 40.0, "input_cmd_ms": 120.0,
-                  "animation_ms": 400},
+                  "app_process_ms": 500.0, "animation_ms": 400},
 }
 
 
@@ -152,6 +159,8 @@ class PhoneKnobs(BaseModel):
     screencap_jpeg_ms: float = Field(0.0, ge=0, le=60000, description="Cost of u2 takeScreenshot at scale 1.")
     u2_rpc_ms: float = Field(0.0, ge=0, le=10000, description="Round trip of one uiautomator2 JSON-RPC call.")
     input_cmd_ms: float = Field(0.0, ge=0, le=10000, description="Cost of one `input` shell command.")
+    app_process_ms: float = Field(0.0, ge=0, le=10000,
+                                  description="Runtime start of a Java shell tool (`content`) on every call.")
 
     @model_validator(mode="before")
     @classmethod
