@@ -98,6 +98,23 @@ def read_only(argv: Sequence[str]) -> bool:
     return False
 
 
+#: Providers whose rows a ``content`` write changes and nothing else (a write elsewhere clears all).
+_ISOLATED_AUTHORITIES = {"sms", "mms", "mms-sms", "call_log", "com.android.calendar", "com.android.contacts", "contacts"}
+
+
+def resource(argv: Sequence[str]) -> str | None:
+    """What a command reads or writes, as far as read-ahead cares: ``content:AUTHORITY`` for a
+    provider that only ``content`` commands touch, else None (anything)."""
+    a = [str(x) for x in argv]
+    if a[:1] == ["content"] and "--uri" in a[:-1]:
+        uri = a[a.index("--uri") + 1]
+        if uri.startswith("content://"):
+            auth = uri[len("content://"):].split("/", 1)[0].split("?", 1)[0]
+            if auth in _ISOLATED_AUTHORITIES:
+                return "content:" + auth
+    return None
+
+
 def _weight(argv: Sequence[str]) -> int:
     """Rough cost of a command on a phone: a Java tool started through app_process is dear."""
     return 10 if argv and str(argv[0]) in ("content", "uiautomator") else 1
@@ -152,14 +169,25 @@ class Shell:
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> ShellResult:
         """Run an argv (quoted word by word) and return status, stdout and stderr."""
         line = quote_argv(argv)
-        rec: list[tuple[str, ...]] | None = getattr(self._tl, "recording", None)
-        if rec is not None and read_only(argv):
-            rec.append(tuple(str(a) for a in argv))
         memo: dict[str, deque[ShellResult]] | None = getattr(self._tl, "memo", None)
-        if memo is not None:
-            if not read_only(argv):
-                memo.clear()  # a write: what was read ahead may no longer be true
-            elif memo.get(line):
+        if memo is None:
+            return self._run(line, timeout)
+        res = resource(argv)
+        dirty: set[str | None] = self._tl.dirty
+        if not read_only(argv):
+            # a write: what was read ahead of what it touches may no longer be true, and a read
+            # of it after this point is not one a batch at the block's start can answer
+            if res is None:
+                memo.clear()
+                dirty.add(None)
+            else:
+                for k in [k for k in memo if self._tl.res_of.get(k) == res]:
+                    del memo[k]
+                dirty.add(res)
+            return self._run(line, timeout)
+        if None not in dirty and res not in dirty:
+            self._tl.recording.append(tuple(str(a) for a in argv))
+            if memo.get(line):
                 return memo[line].popleft()
         return self._run(line, timeout)
 
@@ -220,25 +248,31 @@ class Shell:
     def prefetched(self, plan: str) -> Iterator[None]:
         """Within this block (this thread only), the read-only commands that ``plan`` issued last
         time are answered from one :meth:`batch` run at the block's start; anything else runs as
-        usual and is learnt for next time. A write inside the block drops what was read ahead.
-        For reading code only: its commands must not depend on writes made meanwhile."""
+        usual and is learnt for next time.
+        A write drops what was read ahead of what it touches — a provider's rows for ``content``
+        (its authority), everything for any other write — and reads of that after the write are
+        neither answered ahead nor learnt, so a delete's verification always asks the phone.
+        Only the reads a batch at the block's start can answer are learnt."""
         if getattr(self._tl, "recording", None) is not None:  # nested: the outer block learns
             yield
             return
         with self._plans_lock:
             known = list(self._plans.get(plan, []))
         memo: dict[str, deque[ShellResult]] = {}
+        res_of: dict[str, str | None] = {}
         if known:
             for argv, r in zip(known, self.batch(known)):
-                memo.setdefault(quote_argv(argv), deque()).append(r)
-        self._tl.memo, self._tl.recording = memo, []
+                line = quote_argv(argv)
+                memo.setdefault(line, deque()).append(r)
+                res_of[line] = resource(argv)
+        self._tl.memo, self._tl.recording, self._tl.res_of, self._tl.dirty = memo, [], res_of, set()
         try:
             yield
             seen = list(dict.fromkeys(self._tl.recording))  # first use order, no repeats
             with self._plans_lock:
                 self._plans[plan] = seen
         finally:
-            self._tl.memo, self._tl.recording = None, None
+            self._tl.memo = self._tl.recording = self._tl.res_of = self._tl.dirty = None
 
     def raw(self, line: str, *, timeout: float | None = None) -> ShellResult:
         """Run a constant command line written in this package (never interpolate data into it)."""

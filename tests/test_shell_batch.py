@@ -115,3 +115,23 @@ def test_a_write_inside_the_block_drops_what_was_read_ahead(shell: Shell) -> Non
 ])
 def test_only_known_reads_are_read_ahead(argv: list[str], want: bool) -> None:
     assert read_only(argv) is want
+
+
+def test_a_provider_write_drops_only_that_providers_reads(shell: Shell) -> None:
+    """A delete in the SMS provider makes the SMS rows read ahead stale, not the calendar's; the SMS
+    read after the delete asks the phone and is not learnt (no batch could answer it)."""
+    from device.readers import URI_SMS
+
+    sms = ["content", "query", "--uri", URI_SMS, "--projection", "_id"]
+    cal = ["content", "query", "--uri", "content://com.android.calendar/calendars", "--projection", "_id"]
+    nothing = ["content", "delete", "--uri", URI_SMS, "--where", "_id=-1"]  # a real write that matches no row
+    with shell.prefetched("test-scoped"):
+        shell.run(sms), shell.run(cal)
+    with shell.prefetched("test-scoped"):
+        calls = shell.calls
+        shell.run(nothing)
+        shell.run(cal)                      # still answered from the batch
+        assert shell.calls == calls + 1
+        shell.run(sms)                      # asked again after the SMS write
+        assert shell.calls == calls + 2
+    assert shell._plans["test-scoped"] == [tuple(cal)]  # the read after the write is not learnt
