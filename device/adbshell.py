@@ -192,7 +192,7 @@ class Shell:
         return self._run(line, timeout)
 
     def batch(self, argvs: Sequence[Sequence[str]], *, timeout: float | None = None,
-              lanes: int = 4) -> list[ShellResult]:
+              lanes: int = 6) -> list[ShellResult]:
         """Run several commands in a few shell lines; one :class:`ShellResult` each, as if each had
         run alone (its own status, stdout and stderr), in order. Needs shell v2 (stdout and stderr
         apart); without it the commands run one by one. A marker with a fresh nonce follows each

@@ -843,14 +843,19 @@ class DeviceWriter:
                    and int(str(r.get("_id"))) > mark and not (col and (r.get(col) or "") not in (vals or ()))]
             target = uri + ("?caller_is_syncadapter=true" if kind == "contacts" else "")
             delete_rows_verified(self.shell, f"episode {kind}", uri, ids, rep, delete_uri=target)
-            if kind == "messages" and self.restricted_sms and self.destructive and self.sms_writable:
-                # drafts/outbox/failed/queued rows are outside the shell's restricted view, so they
-                # cannot be listed or checked; SmsProvider.delete works on the whole table, so on a
-                # dedicated test phone the episode's hidden rows go by selection (unverifiable)
-                self.shell.run(["content", "delete", "--uri", URI_SMS, "--where",
-                                f"_id>{int(mark)} AND type IN (3,4,5,6)"])
-                rep.restored.append("episode SMS drafts/outbox/failed/queued above the episode mark deleted "
-                                    "(not verifiable under the restricted view)")
+
+    def _delete_hidden_episode_sms(self, j: Journal, rep: TeardownReport) -> None:
+        """Drafts/outbox/failed/queued rows are outside the shell's restricted view, so they cannot
+        be listed or checked; SmsProvider.delete works on the whole table, so on a dedicated test
+        phone the episode's hidden rows go by selection (unverifiable). Run after every SMS read of
+        the teardown, so those are answered together."""
+        mark = j.episode_marks.get("messages")
+        if mark is None or "messages" not in self._episode_rows():
+            return
+        if self.restricted_sms and self.destructive and self.sms_writable:
+            self.shell.run(["content", "delete", "--uri", URI_SMS, "--where", f"_id>{int(mark)} AND type IN (3,4,5,6)"])
+            rep.restored.append("episode SMS drafts/outbox/failed/queued above the episode mark deleted "
+                                "(not verifiable under the restricted view)")
 
     # --- record adders -------------------------------------------------------------------------
     def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
@@ -1127,6 +1132,7 @@ class DeviceWriter:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
         self._undo_episode_sms_read(j, rep)
+        self._delete_hidden_episode_sms(j, rep)
         self._undo_episode_permissions(j, rep)
         # settings: what the episode changed back to its start, then what setup changed back to before
         self._undo_episode_settings(j, rep)
