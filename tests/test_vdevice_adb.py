@@ -401,3 +401,24 @@ def test_bench_measures_through_a_private_adb_server() -> None:
     assert 0 < res["shell_rtt_ms_p50_device"] < res["shell_rtt_ms_p50_adbutils"]
     assert 0 < res["screencap_plus_hierarchy_cached_ms_p50"] <= res["screencap_plus_hierarchy_ms_p50"] * 1.5
     assert res["knobs"]["profile"] == "pixel"
+
+
+def test_a_cleared_task_starts_at_the_top_of_its_lists(rig: Rig) -> None:
+    """``am start --activity-clear-task`` recreates the app: a list scrolled in an earlier visit
+    starts at the top again (a phone keeps no saved instance state for a cleared task), while
+    another app's scroll position is untouched."""
+    def scroll() -> dict[str, int]:
+        return rig.phone.mutate(lambda d: dict(d["ui"].get("scroll") or {}))
+
+    def put(d: dict) -> None:
+        d["ui"].setdefault("scroll", {})
+        d["ui"]["scroll"]["messages/new/{}"] = 900
+        d["ui"]["scroll"]["contacts/list/{}"] = 300
+
+    rig.phone.mutate(put)
+    assert scroll()["messages/new/{}"] == 900
+    r = rig.device.shell2(["am", "start", "-n", "com.android.messaging/.ui.conversationlist.ConversationListActivity",
+                           "--activity-clear-task"], v2=True)
+    assert r.returncode == 0, r
+    after = scroll()
+    assert "messages/new/{}" not in after and after.get("contacts/list/{}") == 300

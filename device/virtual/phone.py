@@ -783,6 +783,11 @@ class VirtualPhone:
 
             for k in [k for k in ui if k not in UIState.model_fields]:
                 ui.pop(k, None)
+            # and its lists' scroll positions: a recreated activity starts at the top, as on a phone
+            # (a cleared task keeps no saved instance state — frameworks/base ActivityRecord)
+            scroll = ui.get("scroll") or {}
+            for k in [k for k in scroll if str(k).startswith(app + "/")]:
+                scroll.pop(k, None)
             if ui.get("toast"):
                 ui["toast"] = None
             ui["recents"] = [a for a in ui.get("recents", []) if a != app]
