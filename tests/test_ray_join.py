@@ -143,6 +143,7 @@ def test_ray_auto_finds_the_cluster_started_here(joined: dict[str, Any]) -> None
     assert len(recs) == 2 and {r["host"] for r in recs} <= {"head", "w2"} and all(r["success"] for r in recs)
     cfg = json.loads((out / "config.json").read_text())
     assert cfg["ray"]["hosts"] == ["head", "w2"]  # both joined hosts were found through "auto"
+    assert cfg["ray"]["address"] == "auto" and cfg["ray"]["resolved"] == f"127.0.0.1:{joined['port']}"
 
     empty = joined["root"] / "no-cluster-here"
     empty.mkdir()

@@ -167,7 +167,7 @@ class Session:
         config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
                   "backends": targets, "flavor": flavor, "profile": profile, "device": device,
                   "test_recipient": test_recipient, "destructive": bool(destructive),
-                  "ray": {"address": "local" if cluster else address,
+                  "ray": {"address": "local" if cluster else address, "resolved": ex.address,
                           "hosts": sorted(st.info.name for st in ex.dispatcher.hosts.values())},
                   **({"device_run": device_run.model_dump(mode="json")} if device else {}), **(extra_config or {})}
         rd = RunDir(out)
