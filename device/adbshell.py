@@ -93,8 +93,10 @@ def read_only(argv: Sequence[str]) -> bool:
         return rest[:1] in (["get"], ["list"])
     if prog == "appops":
         return rest[:1] == ["get"]
+    if prog == "pm":
+        return rest[:1] in (["list"], ["path"])
     if prog == "cmd":
-        return tuple(rest) in _READ_ONLY_CMD or (tuple(rest[:2]) == ("appops", "get"))
+        return tuple(rest) in _READ_ONLY_CMD or tuple(rest[:2]) in (("appops", "get"), ("package", "resolve-activity"))
     return False
 
 
@@ -133,6 +135,10 @@ class Shell:
         self.device = client.device(serial)
         self._v2: bool | None = None
         self.calls = 0
+        #: commands run that are not known reads (:func:`read_only`): a state read taken earlier is
+        #: still the phone's only while this has not moved (see ``DeviceEnv.read_state``)
+        self.writes = 0
+        self._writes_lock = threading.Lock()
         self._tl = threading.local()  # this thread's prefetched results and what it records
         self._plans: dict[str, list[tuple[str, ...]]] = {}
         self._plans_lock = threading.Lock()
@@ -169,6 +175,8 @@ class Shell:
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> ShellResult:
         """Run an argv (quoted word by word) and return status, stdout and stderr."""
         line = quote_argv(argv)
+        if not read_only(argv):
+            self._wrote()
         memo: dict[str, deque[ShellResult]] | None = getattr(self._tl, "memo", None)
         if memo is None:
             return self._run(line, timeout)
@@ -205,6 +213,8 @@ class Shell:
         argvs = [list(a) for a in argvs]
         if not argvs:
             return []
+        if not all(read_only(a) for a in argvs):
+            self._wrote()
         if len(argvs) == 1 or not self._use_v2():
             return [self._run(quote_argv(a), timeout) for a in argvs]
         lanes = max(1, min(lanes, len(argvs)))
@@ -275,8 +285,14 @@ class Shell:
             self._tl.memo = self._tl.recording = self._tl.res_of = self._tl.dirty = None
 
     def raw(self, line: str, *, timeout: float | None = None) -> ShellResult:
-        """Run a constant command line written in this package (never interpolate data into it)."""
+        """Run a constant command line written in this package (never interpolate data into it).
+        Counted as a write: nothing here knows what the line does."""
+        self._wrote()
         return self._run(line, timeout)
+
+    def _wrote(self) -> None:
+        with self._writes_lock:
+            self.writes += 1
 
     def _run(self, line: str, timeout: float | None) -> ShellResult:
         self.calls += 1

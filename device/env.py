@@ -152,6 +152,9 @@ class DeviceOptions(BaseModel):
     settle_cap_s: float = Field(3.0, ge=0, le=30)
     settle_interval_s: float = Field(0.08, ge=0, le=2)
     settle_fixed_s: float = Field(1.0, ge=0, le=30, description="The sleep of settle='fixed'.")
+    read_start_state: bool = Field(True, description="Read the phone's state (WorldState) at reset, alongside the "
+                                                     "start screen's observation; the first read_state() returns it "
+                                                     "(an evaluation always asks for it: the judge's start state).")
 
     @model_validator(mode="before")
     @classmethod
@@ -212,6 +215,9 @@ class DeviceEnv:
         self._last_obs: Observation | None = None
         self._last_hier: Hierarchy | None = None
         self._state_cache: WorldState | None = None
+        #: Shell.writes when reset's start-state read began (None: the alarm probe's read, kept
+        #: whatever reset did after it, since the probe must not run again on the start screen)
+        self._state_cache_writes: int | None = None
         self._text_ctx: tuple[UIElement | None, str, str] = (None, "", "")
         self._dirty_apps: set[str] = set()
         self._probe_xml: str | None = None  # a UI probe's last settled dump (see _probe_settle)
@@ -490,27 +496,50 @@ class DeviceEnv:
         raw = getattr(setup, "setup", setup)
         patch = raw if isinstance(raw, StatePatch) else StatePatch.model_validate(raw or {})
         inp.key("home")
-        self._state_cache = None
+        self._state_cache, self._state_cache_writes = None, None
         self.journal, self.setup_report = writer.apply(patch)
         self._s2r_paths |= {f.path for f in self.journal.files}
-        writer.mark_episode(self.journal)  # what the policy writes from here on is undone at teardown
         probe = self.options.alarm_probe
         reader.options.alarm_probe = probe is True or (probe == "auto" and "alarms" in (getattr(setup, "needs", None)
                                                                                        or []))
-        if reader.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
-            self._state_cache = reader.read()
-            if writer.destructive and self._state_cache.alarms is not None:
-                writer.note_alarms(self.journal, self._state_cache.alarms)  # alarms the episode adds go too
-        # apps this setup or the probe left mid-way go back to their root screen
-        self._refresh_dirty_apps(inp)
-        inp.key("home")
-        if patch.start.app and patch.start.app != "launcher":
-            why = inp.open_app(patch.start.app, fresh=True)
-            if why:
-                raise SetupError(f"start screen: {why}")
-        self._step = 0
-        self._last_obs = None
-        return self.observe()
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=2, thread_name_prefix="reset") as ex:
+            marks = None
+            if reader.options.alarm_probe:  # read alarms now: the probe leaves the start screen alone
+                writer.mark_episode(self.journal)  # what the policy writes from here on is undone at teardown
+                self._state_cache = reader.read()
+                if writer.destructive and self._state_cache.alarms is not None:
+                    writer.note_alarms(self.journal, self._state_cache.alarms)  # alarms the episode adds go too
+            else:
+                # the marks only read (providers' highest ids, settings, permissions): they are
+                # taken while the start screen opens, and are in before anything can act
+                marks = ex.submit(writer.mark_episode, self.journal)
+            # apps this setup or the probe left mid-way go back to their root screen, and home
+            # again; a setup that used no screen left the phone at home
+            if self._dirty_apps or reader.options.alarm_probe:
+                self._refresh_dirty_apps(inp)
+                inp.key("home")
+            if patch.start.app and patch.start.app != "launcher":
+                why = inp.open_app(patch.start.app, fresh=True)
+                if why:
+                    if marks is not None:
+                        marks.result()  # the teardown needs them
+                    raise SetupError(f"start screen: {why}")
+            self._step = 0
+            self._last_obs = None
+            # the start state (the judge's "before") is read while the start screen is observed:
+            # different adb streams, and nothing acts in between, so both see the same phone
+            state = None
+            if self._state_cache is None and self.options.read_start_state:
+                self._state_cache_writes = self.shell.writes
+                state = ex.submit(reader.read)
+            obs = self.observe()
+            if marks is not None:
+                marks.result()
+            if state is not None:
+                self._state_cache = state.result()
+        return obs
 
     def set_screenshots(self, on: bool) -> bool:
         """Capture the screen with each observation or not (elements are read either way);
@@ -603,7 +632,8 @@ class DeviceEnv:
     def read_state(self) -> WorldState:
         """The phone's WorldState. Raises ``DeviceLost`` if the phone is gone."""
         _i, _o, reader, _w = self._ready()
-        if self._step == 0 and self._state_cache is not None:  # the read made by reset, used once
+        fresh = self._state_cache_writes is None or self._state_cache_writes == self.shell.writes
+        if self._step == 0 and self._state_cache is not None and fresh:  # the read made by reset, used once
             ws, self._state_cache = self._state_cache, None
             ws.foreground = reader.foreground()
             ws.time = reader.now(self._tz)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
@@ -171,7 +172,9 @@ class Observer:
         self.small_frame_ms: float | None = None
         self.recoveries: list[str] = []  # how hierarchy dumps were recovered (for StepInfo / tests)
         self._window_pending: Any = None  # `dumpsys window` read with the settled dump (a Future)
-        self._pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix=f"observe-{shell.serial}")
+        self._dump_done = threading.Condition()  # a dump came back (the confirming frame's cue)
+        self._dump_back = 0.0
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"observe-{shell.serial}")
 
     def close(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -317,7 +320,11 @@ class Observer:
         added to ``meta.timings_ms["dumps"]``."""
         t = time.perf_counter()
         out = self.hierarchy_xml()
-        ms = (time.perf_counter() - t) * 1e3
+        back = time.perf_counter()
+        with self._dump_done:  # a confirming frame waiting for this dump's end goes now
+            self._dump_back = back
+            self._dump_done.notify_all()
+        ms = (back - t) * 1e3
         self.dump_ms = _ema(self.dump_ms, ms)
         if meta is not None:
             meta.timings_ms["dumps"] = meta.timings_ms.get("dumps", 0.0) + ms
@@ -351,8 +358,8 @@ class Observer:
         """Whether a frame difference is the cheaper way to confirm a dump: only with
         uiautomator2's screenshots, once a dump has proved expensive (≥ 150 ms), and while a
         small frame costs clearly less than the second dump it replaces (< 0.8 ×, measured: a
-        fast phone keeps two dumps). The first small frame runs alongside the dump, so the
-        second is the whole extra cost."""
+        fast phone keeps two dumps). The first frame runs alongside the dump and the second is
+        captured as the dump ends, so what follows the dump is the second's encoding."""
         if self.u2 is None or not self._u2_shot_ok or not self._frame_check_ok or self.dump_ms is None:
             return False
         if self.dump_ms < 150.0:
@@ -369,7 +376,9 @@ class Observer:
           agree, no more often than every ``interval_s`` (a dump that itself took longer is not
           followed by a sleep). Once dumps prove expensive (a real phone: hundreds of ms), one
           dump is confirmed by a frame difference instead: a frame taken as the dump starts and a
-          small frame after it; equal frames mean the screen did not move while it was walked.
+          small frame captured as it ends (asked for early by the dump's measured cost, so only
+          its encoding follows the dump; one that turns out captured well before the end is
+          taken again after it); equal frames mean the screen did not move while it was walked.
           With ``with_frame`` the first frame is the full screenshot the policy will see, taken
           concurrently with the dump (``meta.frame``), so the observation costs no extra capture.
         * ``frame`` — full frames until two agree. ``none`` — nothing.
@@ -423,10 +432,15 @@ class Observer:
             # the focused window as the dump starts: if the check passes, nothing moved meanwhile,
             # so it belongs with this dump and `observe` need not ask again
             win = self._pool.submit(self.window)
+            t_dump = time.perf_counter()
+            late = self._pool.submit(self._late_frame, t_dump, t_dump + self._late_lead_s())
             xml, meta.hierarchy_source = self._timed_dump(meta)
+            t_back = time.perf_counter()
             meta.dumps += 1
             before = first.result()
-            after = self.small_frame()
+            issued, after = late.result()
+            if self._captured_before(issued, t_back):
+                after = self.small_frame()  # the dump outlasted its estimate: confirm after it, as the rule says
             meta.frame_checks += 1
             if with_frame:
                 meta.frame = before
@@ -439,6 +453,38 @@ class Observer:
             if time.perf_counter() - t0 > cap_s:
                 meta.settled = False
                 return xml
+
+    #: The share of a small frame's round trip spent before its capture (the request's way to
+    #: the phone); the capture comes first on the phone, the JPEG encoding after it
+    #: (``AutomatorServiceImpl.takeScreenshot``: ``uiAutomation.takeScreenshot()``, then
+    #: ``Bitmap.compress``), so most of the round trip follows the capture instant.
+    CAPTURE_SHARE = 0.2
+
+    def _late_lead_s(self) -> float:
+        """When the confirming frame is asked for, after the dump starts: so that its capture
+        lands as the dump ends (the dump's measured cost, less the part of the frame's own round
+        trip that comes before its capture). Its encoding and way back then overlap nothing
+        else's wait — instead of the whole frame following the dump."""
+        if self.dump_ms is None or self.small_frame_ms is None:
+            return 1e9  # not measured yet: after the dump
+        return max(0.0, self.dump_ms - self.CAPTURE_SHARE * self.small_frame_ms) / 1e3
+
+    def _late_frame(self, dump_started: float, at: float) -> tuple[float, FrameInfo]:
+        """A small frame asked for at ``at`` (perf_counter), or at once if the dump started at
+        ``dump_started`` came back first; returns when it was asked for, and the frame."""
+        with self._dump_done:
+            self._dump_done.wait_for(lambda: self._dump_back >= dump_started or time.perf_counter() >= at,
+                                     timeout=max(0.0, at - time.perf_counter()))
+        issued = time.perf_counter()
+        return issued, self.small_frame()
+
+    def _captured_before(self, issued: float, t_back: float, tolerance_s: float = 0.02) -> bool:
+        """Whether a confirming frame asked for at ``issued`` was captured clearly before the
+        dump that came back at ``t_back`` had ended (a dump longer than its estimate): the
+        capture comes about :data:`CAPTURE_SHARE` of the frame's round trip after its request,
+        and the dump's walk ended about as long before its answer arrived."""
+        way = self.CAPTURE_SHARE * (self.small_frame_ms or 0.0) / 1e3
+        return issued + way < t_back - way - tolerance_s
 
     def _settle_frames(self, meta: ObserveMeta, cap_s: float, interval_s: float, t0: float) -> None:
         prev: str | None = None

@@ -37,6 +37,11 @@ def test_bench_device_figures_on_a_fast_virtual_phone() -> None:
     # every acting step of the fixed run slept 1 s; the settle run waited for the screen instead
     assert res["episode_s_fixed"] - res["episode_s_settle"] >= 0.5 * res["steps_measured"], res
     assert res["settle_vs_fixed_ratio"] < 1
+    # the fixed run with its sleeps taken out: below the fixed run by at least its 1 s sleeps,
+    # and no wait rule can beat it by much (the settle run still has to look)
+    assert res["episode_s_fixed"] - res["episode_s_zero_wait"] >= 0.9 * res["steps_measured"], res
+    assert 0 < res["zero_wait_vs_fixed_ratio"] < res["settle_vs_fixed_ratio"] + 0.1, res
+    assert 0 < res["loop_s_settle"] < res["loop_s_fixed"] and res["overhead_s_settle"] > 0, res
     assert "episode_s_androidworld" not in res or res["episode_s_androidworld"] is None
 
 

@@ -309,6 +309,39 @@ def test_read_state_matches_the_virtual_phones_world(rig: tuple[Any, Any, Any]) 
     _compare(ws, truth)
 
 
+def test_the_start_state_is_read_with_the_start_screen_and_only_while_nothing_wrote(
+        rig: tuple[Any, Any, Any]) -> None:
+    """reset reads the judge's start state alongside the start screen's observation, and the
+    first read_state returns it without asking the providers again — unless something wrote to
+    the phone in between, when it is read afresh (the write shows)."""
+    _host, phone, env = rig
+    lines: list[str] = []
+    run = env.shell._run
+
+    def logged(line: str, timeout: Any) -> Any:
+        lines.append(line)
+        return run(line, timeout)
+
+    env.shell._run = logged
+    try:
+        env.reset({"start": {"app": "contacts"}})
+        assert any(ln.startswith("content query") or "content query" in ln for ln in lines)  # read at reset
+        lines.clear()
+        ws = env.read_state()
+        assert not [ln for ln in lines if "content query" in ln], lines  # the reset's read, reused
+        _compare(ws, phone.read_state())
+        env.reset({"start": {"app": "contacts"}})
+        env.shell.run(["content", "insert", "--uri", "content://settings/system", "--bind", "name:s:s2r_probe_k",
+                       "--bind", "value:s:1"])
+        lines.clear()
+        env.read_state()
+        assert [ln for ln in lines if "content query" in ln], lines  # a write since: asked again
+    finally:
+        del env.shell._run
+        env.shell.run(["content", "delete", "--uri", "content://settings/system", "--where", "name='s2r_probe_k'"])
+        env.end_episode()
+
+
 def _compare(ws: WorldState, truth: WorldState) -> None:
     for k, v in ws.settings.model_dump().items():
         if v is not None:

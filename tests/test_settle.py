@@ -95,6 +95,64 @@ def test_an_expensive_dump_is_confirmed_by_a_frame_difference(rig: dict[str, Any
     assert obs.elements and obs.screenshot  # the frame taken alongside the dump is the policy's
 
 
+def _frame_log(env: Any) -> tuple[list[float], list[float]]:
+    """When each confirming small frame was asked for, and when each dump came back."""
+    obs = env.observer
+    asked: list[float] = []
+    back: list[float] = []
+    small, dump = obs.small_frame, obs.hierarchy_xml
+
+    def logged_small() -> Any:
+        asked.append(time.perf_counter())
+        return small()
+
+    def logged_dump() -> Any:
+        try:
+            return dump()
+        finally:
+            back.append(time.perf_counter())
+
+    obs.small_frame, obs.hierarchy_xml = logged_small, logged_dump
+    return asked, back
+
+
+def test_the_confirming_frame_is_captured_as_the_dump_ends(rig: dict[str, Any], costs: Any) -> None:
+    """The second frame is asked for before the dump comes back (timed by the dump's measured
+    cost), so only its encoding follows the dump; one frame, one dump."""
+    env = rig["env"]
+    costs(dump_ms=600.0, screencap_jpeg_ms=60.0)
+    env.step(Key(key="home"))
+    env.step(Key(key="home"))  # both costs measured
+    asked, back = _frame_log(env)
+    try:
+        obs, info = env.step(OpenApp(app="contacts"))
+    finally:
+        del env.observer.small_frame, env.observer.hierarchy_xml
+    assert info.error is None and obs.foreground.app == "contacts", info
+    assert info.extra["settle_method"] == "frame-check", info.extra
+    rounds = info.extra["dumps"]
+    assert len(back) == rounds and len(asked) == rounds, (asked, back)  # one confirming frame per dump
+    assert asked[-1] < back[-1], (asked, back)  # asked while the dump was still being walked
+
+
+def test_a_dump_longer_than_its_estimate_is_confirmed_after_it(rig: dict[str, Any], costs: Any) -> None:
+    """A confirming frame captured well before the dump ended proves nothing about the dump's
+    end: it is taken again once the dump is back."""
+    env = rig["env"]
+    costs(dump_ms=700.0, screencap_jpeg_ms=30.0)
+    env.step(Key(key="home"))
+    env.step(Key(key="home"))
+    env.observer.dump_ms = 160.0  # the estimate is far short of what the dump will take
+    asked, back = _frame_log(env)
+    try:
+        obs, info = env.step(Key(key="home"))
+    finally:
+        del env.observer.small_frame, env.observer.hierarchy_xml
+    assert info.error is None and info.extra["settle_method"] == "frame-check", info.extra
+    assert len(back) == 1 and len(asked) == 2, (asked, back)
+    assert asked[0] < back[0] <= asked[1]  # the early one, then one after the dump
+
+
 def test_a_screen_that_never_settles_is_capped_and_flagged(rig: dict[str, Any], costs: Any) -> None:
     env, phone = rig["env"], rig["phone"]
     costs(dump_ms=300.0, screencap_jpeg_ms=20.0)
@@ -182,7 +240,7 @@ def test_realistic_preset_costs_through_adb(rig: dict[str, Any], costs: Any) -> 
     four_lanes = timed(lambda: sh.batch([q] * 4, lanes=4))
     assert one_line >= 1.2 and four_lanes < one_line - 0.4  # four runtime starts in turn vs. at once
     costs(app_process_ms=0.0)
-    dev = u2.connect(rig["phone"].serial)
+    dev = u2.connect(rig["host"].client().device(rig["phone"].serial))  # this rig's adb server, not the module default
     xml = dev.dump_hierarchy()
     nodes = xml.count("<node ")
     assert timed(dev.dump_hierarchy) >= (250 + 6 * nodes) / 1000

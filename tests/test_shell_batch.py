@@ -110,6 +110,11 @@ def test_a_write_inside_the_block_drops_what_was_read_ahead(shell: Shell) -> Non
     (["wm", "size"], True),
     (["wm", "size", "720x1280"], False),
     (["am", "start", "-n", "x/.y"], False),
+    (["pm", "list", "packages"], True),
+    (["pm", "grant", "x", "android.permission.CAMERA"], False),
+    (["pm", "clear", "x"], False),
+    (["cmd", "package", "resolve-activity", "--brief", "x"], True),
+    (["cmd", "package", "install-existing", "x"], False),
     (["rm", "-f", "/sdcard/x"], False),
     ([], False),
 ])

@@ -11,6 +11,7 @@ text is always data: it reaches the sim as the typed string, never a shell.
 from __future__ import annotations
 
 import struct
+import time
 from typing import TYPE_CHECKING
 
 from .android_keys import resolve_keycode
@@ -98,9 +99,20 @@ class InputCommands:
         phone = self.phone
         if cmd in ("text", "keyevent", "tap", "swipe", "draganddrop", "press", "roll", "motionevent",
                    "keycombination"):
+            # `cmd input` injects every event with INJECT_INPUT_EVENT_MODE_WAIT_FOR_FINISH
+            # (frameworks/base services/core/java/com/android/server/input/InputShellCommand.java
+            # injectMotionEvent), so the command returns once the app has consumed them: its cost
+            # covers the delivery and the app's handling, which the virtual phone does for real
             from .u2server import spend
 
-            await spend(phone.knobs.input_cmd_ms)  # `cmd input`: the binder call, injected and waited for
+            t_cmd = time.perf_counter()
+            rc = await self._input_cmd(ctx, cmd, rest)
+            await spend(phone.knobs.input_cmd_ms, since=t_cmd)
+            return rc
+        return await self._input_cmd(ctx, cmd, rest)
+
+    async def _input_cmd(self, ctx: CommandContext, cmd: str, rest: list[str]) -> int:
+        phone = self.phone
         if cmd == "text":
             if not rest:
                 return await self._exception(ctx, cmd, "java.lang.IllegalArgumentException: Argument expected after \"text\"")
@@ -196,16 +208,17 @@ class InputCommands:
             i += 1
         if path is not None and path.endswith(".png"):
             png = True
+        t_cap = time.perf_counter()
         data = await self.phone.acall(self.phone.screenshot_png)
         from .u2server import clipboard_overlay, spend
-
-        await spend(self.phone.knobs.screencap_png_ms if png else self.phone.knobs.screencap_raw_ms)
 
         overlay = clipboard_overlay(self.phone)
         if overlay.visible:  # SystemUI's clipboard overlay is on screen (Android 13+)
             data = await self.phone.acall(overlay.draw, data)
         if not png:
             data = await self.phone.acall(_raw_rgba, data)
+        # the published figure is capture and encoding together: this phone's own work counts toward it
+        await spend(self.phone.knobs.screencap_png_ms if png else self.phone.knobs.screencap_raw_ms, since=t_cap)
         if path is None:
             await ctx.out(data)
             return 0
@@ -248,7 +261,10 @@ class InputCommands:
             return 0 if args and args[0] == "help" else 1
         from .u2server import screen_xml, uiautomation_holder
 
+        from .u2server import dump_cost_ms, spend
+
         phone = self.phone
+        await spend(phone.knobs.shell_dump_ms)  # app_process starts the tool's runtime before anything else
         if not phone.knobs.permissive and uiautomation_holder(phone) is not None:
             await ctx.err("Killed\n")
             return 137
@@ -256,11 +272,10 @@ class InputCommands:
             await ctx.err("ERROR: could not get idle state.\n")
             return 0
         target = next((a for a in args[1:] if not a.startswith("--")), "/sdcard/window_dump.xml")
+        t_walk = time.perf_counter()
         xml = await phone.acall(phone.hierarchy_xml, True)
         xml = await phone.acall(lambda: screen_xml(phone, xml, overlay=False))  # active window only
-        from .u2server import dump_cost_ms, spend
-
-        await spend(phone.knobs.shell_dump_ms + dump_cost_ms(phone, xml))  # app_process start + the walk
+        await spend(dump_cost_ms(phone, xml), since=t_walk)  # the walk, our own rendering counted in it
         data = xml.encode("utf-8")
         if target in ("/dev/tty", "/dev/stdout", "/proc/self/fd/1"):
             await ctx.out(data + f"UI hierchary dumped to: {target}\n".encode())

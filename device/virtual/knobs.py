@@ -45,7 +45,15 @@ Defaults, and why:
   for a mid-range phone (1080×2400), so a settle strategy can be measured against the fixed
   sleeps peers use (``s2r bench device``). Any cost knob given explicitly wins over the preset.
 
-Timing knobs (milliseconds; all 0 under ``fast``) and the ``realistic`` values:
+Timing knobs (milliseconds; all 0 under ``fast``) and the ``realistic`` values. A figure is the
+phone's *whole* time for that work: a capture's includes its encoding, a dump's its walk, an
+``input`` command's the delivery of its events to the app (``cmd input`` returns once they are
+consumed: ``INJECT_INPUT_EVENT_MODE_WAIT_FOR_FINISH`` in frameworks/base
+``services/core/java/com/android/server/input/InputShellCommand.java``). So what the virtual
+phone itself spends producing the answer — rendering the sim, encoding the frame, the tap in
+the browser — counts toward the figure instead of being added to it
+(:func:`device.virtual.u2server.spend` with ``since``); a runtime start (``app_process``)
+precedes the work and is added whole.
 
 * ``dump_ms`` + ``dump_node_ms`` × nodes — uiautomator2's ``dumpWindowHierarchy``, which walks
   every AccessibilityNodeInfo over binder, so it grows with the tree: 250 + 6/node (a 60-node

@@ -130,10 +130,18 @@ def _knob(phone: Any, name: str) -> float:
     return float(getattr(getattr(phone, "knobs", None), name, 0.0) or 0.0)
 
 
-async def spend(ms: float) -> None:
+async def spend(ms: float, since: float | None = None) -> None:
     """Take ``ms`` of the phone's time, as the real capture or command would (the ``timing``
     knobs of :mod:`device.virtual.knobs`; 0 under ``timing="fast"``). Sleeps off the phone's
-    lock, so concurrent requests overlap as they do on a phone."""
+    lock, so concurrent requests overlap as they do on a phone.
+
+    ``since`` (a ``time.perf_counter()`` taken when the work began): the figure is the phone's
+    *whole* cost of that work — a published screencap time includes its encoding, a dump's
+    includes the walk — so what the virtual phone itself already spent producing the answer
+    (rendering the sim, encoding the frame) counts toward it, and only the rest is slept.
+    Without it the cost is added whole (a runtime start that precedes the work)."""
+    if since is not None:
+        ms -= (time.perf_counter() - since) * 1e3
     if ms > 0:
         await asyncio.sleep(ms / 1000)
 
@@ -985,9 +993,15 @@ class U2Server:
         q = _to_int(quality, "quality")
         s = 1.0
         q = min(max(q, 1), 100)
-        png = await self._call(self.phone.screenshot_png)
+        t0 = time.perf_counter()
+        png = await self._call(self.phone.screenshot_png)  # the capture instant: the frame is this one
         kn = getattr(self.phone, "knobs", None)
-        await spend(kn.jpeg_ms(s) if kn is not None and hasattr(kn, "jpeg_ms") else 0.0)
+        out = await self._jpeg_b64(png, s, q)
+        # the published figure is capture *and* encode: this phone's own encoding counts toward it
+        await spend(kn.jpeg_ms(s) if kn is not None and hasattr(kn, "jpeg_ms") else 0.0, since=t0)
+        return out
+
+    async def _jpeg_b64(self, png: bytes, s: float, q: int) -> str:
         overlay = clipboard_overlay(self.phone)
         if overlay.visible:  # SystemUI draws its clipboard overlay over the app
             png = await self._call(overlay.draw, png)
@@ -1003,9 +1017,10 @@ class U2Server:
                                       rootInActive: Any = None) -> str:
         comp = _to_bool(compressed, "compressed")
         depth = None if maxDepth is None else _to_int(maxDepth, "maxDepth")
+        t0 = time.perf_counter()
         xml = await self._call(self.phone.hierarchy_xml, False)
         xml = await self._call(screen_xml, self.phone, xml)  # decor chain, SystemUI's overlay
-        await spend(dump_cost_ms(self.phone, xml))
+        await spend(dump_cost_ms(self.phone, xml), since=t0)  # the walk's cost covers our own rendering
         if not comp and depth is None:
             return xml
         tree = parse_tree(xml)

@@ -141,6 +141,8 @@ def _episodes(backends: Any, task_ids: list[str], rule: str, log: list[Any],
     secs: list[float] = []
     ok: list[bool] = []
     errors: list[str] = []
+    loops: list[float] = []  # the step loop alone (act, wait, observe), seconds
+    waits: list[float] = []  # the wait rule's own time after each action, seconds
     for tid in task_ids:
         spec = EpisodeSpec(policy="oracle", policy_spec="oracle", task_id=tid, seed=0, backend="device",
                            target="bench", split="real59")
@@ -168,10 +170,12 @@ def _episodes(backends: Any, task_ids: list[str], rule: str, log: list[Any],
             continue
         secs.append(elapsed)
         ok.append(bool(rec.success))
+        loops.append(sum(i.timings_ms.get("total", 0.0) for i in rec_env.infos) / 1e3)
+        waits.append(sum(i.timings_ms.get("settle", 0.0) for i in rec_env.infos) / 1e3)
         log.extend(rec_env.infos)
         if floors is not None:
             floors.extend(rec_env.floors)
-    return {"secs": secs, "ok": ok, "errors": errors}
+    return {"secs": secs, "ok": ok, "errors": errors, "loops": loops, "waits": waits}
 
 
 def _step_figures(infos: list[Any]) -> dict[str, Any]:
@@ -239,6 +243,20 @@ def run(device: str = "vdevice", timing: str = "realistic", limit: int | None = 
         res[f"episodes_{rule}"] = len(r["secs"])
         if r["errors"]:
             res[f"errors_{rule}"] = r["errors"][:10]
+    for rule, r in per_rule.items():
+        if r["loops"]:
+            res[f"loop_s_{rule}"] = round(statistics.median(r["loops"]), 2)
+            res[f"overhead_s_{rule}"] = round(statistics.median(t - lp for t, lp in zip(r["secs"], r["loops"])), 2)
+    fixed = per_rule.get("fixed")
+    if fixed and fixed["secs"]:
+        # every wait of the fixed run taken out (its sleeps): what an episode would take if the
+        # screen needed no waiting at all, with the same actions, observations, setup and reads
+        zero = [t - w for t, w in zip(fixed["secs"], fixed["waits"])]
+        res["episode_s_zero_wait"] = round(statistics.median(zero), 2)
+        res["zero_wait_vs_fixed_ratio"] = round(statistics.median(zero) / statistics.median(fixed["secs"]), 3)
+        res["zero_wait_vs_fixed_ratio_total"] = round(sum(zero) / sum(fixed["secs"]), 3)
+    if res.get("loop_s_settle") and res.get("loop_s_fixed"):
+        res["loop_settle_vs_fixed_ratio"] = round(res["loop_s_settle"] / res["loop_s_fixed"], 3)
     for other in ("fixed", "androidworld"):
         a, b = res.get("episode_s_settle"), res.get(f"episode_s_{other}")
         if a and b:
@@ -271,7 +289,11 @@ _ROWS = [("hierarchy dump + screencap (floor)", "floor_ms", "ms"), ("step p50", 
          ("  settle beyond its dump", "settle_wait_ms", "ms"), ("dumps per step p50", "dumps_per_step", ""), ("step / floor", "step_vs_floor_ratio", "×"),
          ("episode p50, settle detection", "episode_s_settle", "s"), ("episode p50, fixed 1.0 s", "episode_s_fixed", "s"),
          ("episode p50, AndroidWorld rule", "episode_s_androidworld", "s"),
-         ("settle / fixed", "settle_vs_fixed_ratio", "×"), ("settle wait / fixed sleep", "settle_wait_vs_fixed_sleep", "×"), ("settle / AndroidWorld", "settle_vs_androidworld_ratio", "×"),
+         ("episode p50, no wait at all (fixed run less its sleeps)", "episode_s_zero_wait", "s"),
+         ("settle / fixed", "settle_vs_fixed_ratio", "×"),
+         ("no wait at all / fixed (the lowest any rule can reach)", "zero_wait_vs_fixed_ratio", "×"),
+         ("step loop p50, settle / fixed", "loop_settle_vs_fixed_ratio", "×"),
+         ("setup, reads and teardown p50 (settle run)", "overhead_s_settle", "s"), ("settle wait / fixed sleep", "settle_wait_vs_fixed_sleep", "×"), ("settle / AndroidWorld", "settle_vs_androidworld_ratio", "×"),
          ("success, settle", "success_settle", ""), ("success, fixed", "success_fixed", ""),
          ("success, AndroidWorld", "success_androidworld", "")]
 
