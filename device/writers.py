@@ -844,18 +844,20 @@ class DeviceWriter:
             target = uri + ("?caller_is_syncadapter=true" if kind == "contacts" else "")
             delete_rows_verified(self.shell, f"episode {kind}", uri, ids, rep, delete_uri=target)
 
-    def _delete_hidden_episode_sms(self, j: Journal, rep: TeardownReport) -> None:
+    def _delete_hidden_episode_sms(self, j: Journal) -> str | None:
         """Drafts/outbox/failed/queued rows are outside the shell's restricted view, so they cannot
         be listed or checked; SmsProvider.delete works on the whole table, so on a dedicated test
-        phone the episode's hidden rows go by selection (unverifiable). Run after every SMS read of
-        the teardown, so those are answered together."""
+        phone the episode's hidden rows go by selection (unverifiable). The teardown's SMS reads
+        cannot see those rows either, so this runs beside them (in its own thread: the reads'
+        read-ahead is not dropped by it). Returns the note for the report."""
         mark = j.episode_marks.get("messages")
         if mark is None or "messages" not in self._episode_rows():
-            return
+            return None
         if self.restricted_sms and self.destructive and self.sms_writable:
             self.shell.run(["content", "delete", "--uri", URI_SMS, "--where", f"_id>{int(mark)} AND type IN (3,4,5,6)"])
-            rep.restored.append("episode SMS drafts/outbox/failed/queued above the episode mark deleted "
-                                "(not verifiable under the restricted view)")
+            return ("episode SMS drafts/outbox/failed/queued above the episode mark deleted "
+                    "(not verifiable under the restricted view)")
+        return None
 
     # --- record adders -------------------------------------------------------------------------
     def _new_row(self, kind: str, uri: str, before: int, j: Journal, match: dict[str, str],
@@ -1078,8 +1080,18 @@ class DeviceWriter:
 
         ``alarms_now``: the alarm list as last read, when nothing can have changed it since (the
         judge's final read); saves reading it again through the Clock app."""
-        with self.shell.prefetched("teardown"):  # its reads before each delete: one batch once learnt
-            return self._teardown(j, alarms_now)
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="teardown-hidden") as ex:
+            # the episode's hidden SMS boxes go by a blind delete that nothing in the teardown reads
+            # (they are outside the shell's view): it runs alongside the rest, on its own stream
+            hidden = ex.submit(self._delete_hidden_episode_sms, j)
+            with self.shell.prefetched("teardown"):  # its reads before each delete: one batch once learnt
+                rep = self._teardown(j, alarms_now)
+            note = hidden.result()
+        if note:
+            rep.restored.append(note)
+        return rep
 
     def _teardown(self, j: Journal, alarms_now: Sequence[Alarm] | None) -> TeardownReport:
         rep = TeardownReport(tag=j.tag)
@@ -1132,7 +1144,6 @@ class DeviceWriter:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
         self._undo_episode_sms_read(j, rep)
-        self._delete_hidden_episode_sms(j, rep)
         self._undo_episode_permissions(j, rep)
         # settings: what the episode changed back to its start, then what setup changed back to before
         self._undo_episode_settings(j, rep)

@@ -97,3 +97,30 @@ def test_read_flags_the_episode_changed_are_put_back(rig: dict[str, Any], grant:
                 env2.shell.run(["content", "update", "--uri", f"{URI_SMS}/{i}", "--bind", f"read:i:{before[i]}"])
         finally:
             env2.close()
+
+
+def test_a_draft_the_episode_left_is_deleted_beside_the_teardown_reads(rig: dict[str, Any]) -> None:
+    """A draft (or outbox row) the episode left is outside the shell's view, so teardown deletes
+    the episode's hidden boxes by selection; it runs beside the teardown's reads. The phone's
+    own store (the virtual phone's truth, unrestricted) shows it gone, and the phone's older
+    texts untouched."""
+    from device.env import DeviceEnv
+    from device.readers import URI_SMS
+
+    phone, addr = rig["phone"], "+15550007777"
+    env = DeviceEnv(phone.serial, client=rig["host"].client(), journal_dir=str(rig["tmp"].mktemp("j3")),
+                    grant_appops=True, destructive=True)  # a dedicated test phone (as vdevice:N runs are)
+    env.start()
+    try:
+        env.reset(None)
+        kept = sorted((m.address, m.body, m.box) for m in phone.read_state().messages or [])
+        for box in (3, 4):  # draft, outbox: what an interrupted send leaves
+            env.shell.run(["content", "insert", "--uri", URI_SMS, "--bind", f"address:s:{addr}",
+                           "--bind", f"body:s:left behind {box}", "--bind", f"type:i:{box}"])
+        assert sorted(m.box for m in phone.read_state().messages or [] if m.address == addr) == ["draft", "outbox"]
+        rep = env.end_episode()
+        assert rep is not None and any("drafts/outbox" in r for r in rep.restored), rep.restored
+        assert not [m for m in phone.read_state().messages or [] if m.address == addr]
+        assert sorted((m.address, m.body, m.box) for m in phone.read_state().messages or []) == kept
+    finally:
+        env.close()
