@@ -107,7 +107,8 @@ def specs(n_tasks: int = 6) -> list[EpisodeSpec]:
 
 
 def run(engine: FakeEngine, rd: RunDir, **kw: Any) -> tuple[Dispatcher, list[EpisodeRecord]]:
-    d = Dispatcher(engine, driver_versions=dict(V), refresh_s=0.01, host_wait_s=0.5, echo=lambda m: None, **kw)
+    kw = {"refresh_s": 0.01, **kw}
+    d = Dispatcher(engine, driver_versions=dict(V), host_wait_s=0.5, echo=lambda m: None, **kw)
     return d, d.run(specs(), rd)
 
 
@@ -169,7 +170,10 @@ def test_node_down_mid_run_moves_its_episodes_and_a_readded_host_gets_work(rd: R
         return ok(h, spec, n)
 
     eng.script = script
-    d, _ = run(eng, rd)
+    # hosts are looked up every round (refresh_s=0), so the re-added b is seen at the round after
+    # it appears, however fast or loaded the machine (with a timed refresh, a quick run could hand
+    # every remaining episode to a before the next lookup)
+    d, _ = run(eng, rd, refresh_s=0.0)
     got = lines(rd)
     assert len(got) == len({r["episode_id"] for r in got}) == 24
     moved = [r for r in got if r["attempts"] == 2]
