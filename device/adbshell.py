@@ -175,14 +175,15 @@ class Shell:
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> ShellResult:
         """Run an argv (quoted word by word) and return status, stdout and stderr."""
         line = quote_argv(argv)
-        if not read_only(argv):
+        reads = read_only(argv)
+        if not reads:
             self._wrote()
         memo: dict[str, deque[ShellResult]] | None = getattr(self._tl, "memo", None)
         if memo is None:
             return self._run(line, timeout)
         res = resource(argv)
         dirty: set[str | None] = self._tl.dirty
-        if not read_only(argv):
+        if not reads:
             # a write: what was read ahead of what it touches may no longer be true, and a read
             # of it after this point is not one a batch at the block's start can answer
             if res is None:

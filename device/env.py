@@ -516,9 +516,10 @@ class DeviceEnv:
                 # taken while the start screen opens, and are in before anything can act
                 marks = ex.submit(writer.mark_episode, self.journal)
             # apps this setup or the probe left mid-way go back to their root screen, and home
-            # again; a setup that used no screen and started no activity (alarms and timers go
-            # through the Clock app's intents) left the phone at home
-            launched = bool(patch.add.get("alarms") or patch.add.get("timers"))
+            # again; a setup that used no screen and started no activity (alarms and timers it
+            # set went through the Clock app's intents: the journal has their labels) left the
+            # phone at home
+            launched = bool(self.journal.alarm_labels or self.journal.timer_labels)
             if self._dirty_apps or reader.options.alarm_probe or launched:
                 self._refresh_dirty_apps(inp)
                 inp.key("home")

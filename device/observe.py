@@ -319,12 +319,13 @@ class Observer:
         """One hierarchy dump, its cost folded into :attr:`dump_ms` (a moving average) and
         added to ``meta.timings_ms["dumps"]``."""
         t = time.perf_counter()
-        out = self.hierarchy_xml()
-        back = time.perf_counter()
-        with self._dump_done:  # a confirming frame waiting for this dump's end goes now
-            self._dump_back = back
-            self._dump_done.notify_all()
-        ms = (back - t) * 1e3
+        try:
+            out = self.hierarchy_xml()
+        finally:  # a confirming frame waiting for this dump's end goes now (also when it failed)
+            with self._dump_done:
+                self._dump_back = time.perf_counter()
+                self._dump_done.notify_all()
+        ms = (self._dump_back - t) * 1e3
         self.dump_ms = _ema(self.dump_ms, ms)
         if meta is not None:
             meta.timings_ms["dumps"] = meta.timings_ms.get("dumps", 0.0) + ms
@@ -435,11 +436,10 @@ class Observer:
             t_dump = time.perf_counter()
             late = self._pool.submit(self._late_frame, t_dump, t_dump + self._late_lead_s())
             xml, meta.hierarchy_source = self._timed_dump(meta)
-            t_back = time.perf_counter()
             meta.dumps += 1
             before = first.result()
             issued, after = late.result()
-            if self._captured_before(issued, t_back):
+            if self._captured_before(issued, self._dump_back):
                 after = self.small_frame()  # the dump outlasted its estimate: confirm after it, as the rule says
             meta.frame_checks += 1
             if with_frame:

@@ -244,3 +244,27 @@ def test_realistic_preset_costs_through_adb(rig: dict[str, Any], costs: Any) -> 
     xml = dev.dump_hierarchy()
     nodes = xml.count("<node ")
     assert timed(dev.dump_hierarchy) >= (250 + 6 * nodes) / 1000
+
+
+def test_a_failed_dump_releases_the_confirming_frame(rig: dict[str, Any]) -> None:
+    """A dump that fails every recovery is an infrastructure error; the confirming frame waiting
+    for its end is released at once instead of holding a worker (and the process's exit)."""
+    import threading
+
+    from device.observe import HierarchyUnavailable, Observer
+
+    env = rig["env"]
+    obs = Observer(env.shell, u2=env.u2)
+    obs.dump_ms, obs.small_frame_ms = 600.0, None  # expensive dumps; the frame's cost not known yet
+
+    def broken() -> Any:
+        raise HierarchyUnavailable("no window hierarchy after every recovery")
+
+    obs.hierarchy_xml = broken  # type: ignore[method-assign]
+    assert obs.frame_check_pays()
+    with pytest.raises(HierarchyUnavailable):
+        obs.settle("hierarchy", cap_s=1.0)
+    done = threading.Thread(target=obs._pool.shutdown, kwargs={"wait": True})
+    done.start()
+    done.join(10)
+    assert not done.is_alive()  # every worker, the confirming frame's included, has finished

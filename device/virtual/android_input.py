@@ -259,12 +259,12 @@ class InputCommands:
                           "      /sdcard/window_dump.xml\n\nevents: prints out accessibility events until "
                           "terminated\n")
             return 0 if args and args[0] == "help" else 1
-        from .u2server import screen_xml, uiautomation_holder
-
-        from .u2server import dump_cost_ms, spend
+        from .u2server import dump_cost_ms, screen_xml, spend, uiautomation_holder
 
         phone = self.phone
-        await spend(phone.knobs.shell_dump_ms)  # app_process starts the tool's runtime before anything else
+        # `uiautomator` is a script that execs app_process (frameworks/base cmds/uiautomator/
+        # cmds/uiautomator/uiautomator): the runtime starts before the tool does anything else
+        await spend(phone.knobs.shell_dump_ms)
         if not phone.knobs.permissive and uiautomation_holder(phone) is not None:
             await ctx.err("Killed\n")
             return 137
