@@ -1,8 +1,32 @@
-"""Shared fixtures: one real headless Chromium per test session, shared through the sim runtime."""
+"""The test rigs, in one place: Chromium (the sim pool), private adb servers and virtual phones.
+
+* ``sim_pool`` — one real headless Chromium per test session (per xdist worker), shared through
+  the sim runtime.
+* ``adb_host`` — a PRIVATE adb server per test module: the real ``adb`` binary from adbutils'
+  wheel on a free loopback port with its own HOME, never the shared default server (5037),
+  which tests neither use nor kill. While the module runs, ``ADB_SERVER_SOCKET`` points at it,
+  so ``device.adb.client()`` and everything built on it (DeviceEnv, the farm, the CLI in a
+  subprocess) use it. It is killed when the module ends, and the environment put back.
+* ``adb_host.start_phone(pool, **knobs)`` — a virtual phone (stock unless knobs say otherwise)
+  connected to that server; every phone a module started is stopped with the server, so no
+  phone outlives its module and no test depends on another module's phone.
+* ``stock_phone`` — one stock Android 14 phone per module on ``adb_host``, for modules that need
+  just one.
+
+Ray clusters are started by the modules that test them (``tests/test_ray_*.py``): each starts
+its own loopback cluster and stops it; nothing here starts Ray. Plain helpers (free ports, the
+/proc listener readers) live in ``tests/_rigs.py`` and ``tests/_netproc.py``; no test imports
+another test module.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
+
+from _rigs import AdbHost, start_adb_server, stop_adb_server
 
 
 @pytest.fixture(scope="session")
@@ -14,3 +38,17 @@ def sim_pool():
     pool = SimPool(rt, pages_per_profile=2)
     yield pool
     rt.run(pool.close())
+
+
+@pytest.fixture(scope="module")
+def adb_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbHost]:
+    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    try:
+        yield host
+    finally:
+        stop_adb_server(host)  # stops the phones it started too
+
+
+@pytest.fixture(scope="module")
+def stock_phone(adb_host: AdbHost, sim_pool: Any) -> Any:
+    return adb_host.start_phone(sim_pool)

@@ -41,12 +41,12 @@ ADB = adbutils.adb_path()
 METRICS: dict[str, float] = {}
 
 
-from _adbhost import AdbHost, free_port as _free_port, private_adb_server  # noqa: E402
+from _rigs import AdbHost, free_port as _free_port  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbHost]:
-    yield from private_adb_server(tmp_path_factory.mktemp("adbhome"))
+def host(adb_host: AdbHost) -> AdbHost:
+    return adb_host  # the module's private adb server (conftest.py)
 
 
 async def _echo_handler(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -24,17 +24,11 @@ TEST_RECIPIENT = "+13125550177"
 
 
 @pytest.fixture(scope="module")
-def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The environment of a shell whose adb server is a private one (started and killed here)."""
-    from _device_fixtures import start_adb_server, stop_adb_server
-
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    try:
-        # start_adb_server pointed ADB_SERVER_SOCKET at the private server; HOME stays the user's (browsers)
-        assert os.environ["ADB_SERVER_SOCKET"] == f"tcp:127.0.0.1:{host.port}"
-        yield {**os.environ, "PYTHONUNBUFFERED": "1"}
-    finally:
-        stop_adb_server(host)
+def adb_env(adb_host: Any) -> dict[str, str]:
+    """The environment of a shell whose adb server is the module's private one."""
+    # adb_host pointed ADB_SERVER_SOCKET at the private server; HOME stays the user's (browsers)
+    assert os.environ["ADB_SERVER_SOCKET"] == f"tcp:127.0.0.1:{adb_host.port}"
+    return {**os.environ, "PYTHONUNBUFFERED": "1"}
 
 
 def _s2r(args: list[str], env: dict[str, str], timeout: float = 600) -> subprocess.CompletedProcess[str]:

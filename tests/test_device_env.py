@@ -27,16 +27,14 @@ METRICS: dict[str, Any] = {}
 
 
 @pytest.fixture(scope="module")
-def rig(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[tuple[Any, Any, Any]]:
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
+def rig(tmp_path_factory: pytest.TempPathFactory, adb_host: Any, sim_pool: Any) -> Iterator[tuple[Any, Any, Any]]:
     from device.env import DeviceEnv
 
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    host = adb_host
     phone = env = None
     try:
         t0 = time.perf_counter()
-        phone = start_phone(host, sim_pool)
+        phone = host.start_phone(sim_pool)
         METRICS["phone_start_s"] = round(time.perf_counter() - t0, 2)
         env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")))
         t0 = time.perf_counter()
@@ -46,9 +44,6 @@ def rig(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[tup
     finally:
         if env is not None:
             env.close()
-        if phone is not None:
-            stop_phone(host, phone)
-        stop_adb_server(host)
         print("\ndevice env metrics:", json.dumps(METRICS))
 
 

@@ -211,16 +211,15 @@ _DEFAULTS: dict[str, str | None] = {}
 
 
 @pytest.fixture(scope="module")
-def phone_env(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[tuple[Any, Any, Any]]:
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
+def phone_env(tmp_path_factory: pytest.TempPathFactory, adb_host: Any, sim_pool: Any
+              ) -> Iterator[tuple[Any, Any, Any]]:
     from device.env import DeviceEnv
 
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    host = adb_host
     phone = None
     env = None
     try:
-        phone = start_phone(host, sim_pool)
+        phone = host.start_phone(sim_pool)
         _DEFAULTS.update({k: phone.settings.raw("global", k) for k in _TWEAKED})  # before s2r touches the phone
         env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")), alarm_probe=True,
                         grant_appops=True)  # a dedicated test phone: SMS setups may lift WRITE_SMS
@@ -229,9 +228,6 @@ def phone_env(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterat
     finally:
         if env is not None:
             env.close()
-        if phone is not None:
-            stop_phone(host, phone)
-        stop_adb_server(host)
 
 
 def _comparable(ws: WorldState) -> dict[str, Any]:

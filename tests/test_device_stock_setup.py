@@ -19,25 +19,17 @@ pytestmark = pytest.mark.timeout(600)
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from _device_fixtures import start_adb_server, stop_adb_server
-
-    h = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    try:
-        yield h
-    finally:
-        stop_adb_server(h)
+def host(adb_host: Any) -> Any:
+    return adb_host
 
 
 @pytest.fixture()
 def phone(host: Any, sim_pool: Any) -> Iterator[Any]:
-    from _device_fixtures import start_phone, stop_phone
-
-    p = start_phone(host, sim_pool)
+    p = host.start_phone(sim_pool)  # a fresh phone per test: no test sees another's setup
     try:
         yield p
     finally:
-        stop_phone(host, p)
+        host.stop_phone(p)
 
 
 def _sh(host: Any, phone: Any, line: str) -> str:
@@ -127,11 +119,9 @@ def test_a_delete_the_provider_ignores_is_reported_left_not_removed(host: Any, p
 
 def test_events_go_only_into_s2rs_own_local_calendar_removed_at_close(host: Any, sim_pool: Any,
                                                                        tmp_path: Any) -> None:
-    from _device_fixtures import start_phone, stop_phone
-
     from device.env import DeviceEnv
 
-    p = start_phone(host, sim_pool, google_account="ada.lovelace@gmail.com")
+    p = host.start_phone(sim_pool, google_account="ada.lovelace@gmail.com")
     env = DeviceEnv(p.serial, journal_dir=str(tmp_path))
     try:
         cals_before = _sh(host, p, "content query --uri content://com.android.calendar/calendars "
@@ -152,7 +142,7 @@ def test_events_go_only_into_s2rs_own_local_calendar_removed_at_close(host: Any,
         cals_after = _sh(host, p, "content query --uri content://com.android.calendar/calendars "
                                   "--projection _id:account_name:account_type")
         events_after = _sh(host, p, "content query --uri content://com.android.calendar/events --projection title")
-        stop_phone(host, p)
+        host.stop_phone(p)
     assert cals_after == cals_before
     assert "Orthodontist 4417" not in events_after
     assert env.audit is not None and env.audit.clean, env.audit.model_dump()

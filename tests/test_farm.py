@@ -29,25 +29,13 @@ def pool() -> Iterator[Any]:
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from _device_fixtures import start_adb_server, stop_adb_server
-
-    h = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    yield h
-    stop_adb_server(h)
+def host(adb_host: Any) -> Any:
+    return adb_host
 
 
 @pytest.fixture(scope="module")
-def phones(host: Any, pool: Any) -> Iterator[list[Any]]:
-    from _device_fixtures import start_phone, stop_phone
-
-    ps = [start_phone(host, pool, seed=i) for i in range(3)]
-    yield ps
-    for p in ps:
-        try:
-            stop_phone(host, p)
-        except Exception:  # noqa: BLE001
-            pass
+def phones(host: Any, pool: Any) -> list[Any]:
+    return [host.start_phone(pool, seed=i) for i in range(3)]  # stopped with the module's adb server
 
 
 class Stepper(BasePolicy):
@@ -71,8 +59,6 @@ class Stepper(BasePolicy):
 
 
 def test_discovery_and_hotplug(host: Any, phones: list[Any], pool: Any, tmp_path: Path) -> None:
-    from _device_fixtures import start_phone, stop_phone
-
     from device.farm import DeviceFarm
 
     farm = DeviceFarm(host.client(), poll_s=0.2).start()
@@ -80,12 +66,12 @@ def test_discovery_and_hotplug(host: Any, phones: list[Any], pool: Any, tmp_path
         serials = {d.serial for d in farm.devices() if d.status == "idle"}
         assert {p.serial for p in phones} <= serials
         t0 = time.perf_counter()
-        late = start_phone(host, pool, seed=9)
+        late = host.start_phone(pool, seed=9)
         while late.serial not in {d.serial for d in farm.devices() if d.status == "idle"}:
             assert time.perf_counter() - t0 < 15, farm.events
             time.sleep(0.1)
         joined_s = time.perf_counter() - t0
-        stop_phone(host, late)
+        host.stop_phone(late)
         t0 = time.perf_counter()
         while any(d.serial == late.serial and d.status == "idle" for d in farm.devices()):
             assert time.perf_counter() - t0 < 15, farm.devices()
@@ -206,12 +192,10 @@ def test_parallel_episodes_and_failover_on_a_lost_phone(host: Any, phones: list[
 
 
 def test_lost_phone_is_an_infra_error_never_an_exception(host: Any, pool: Any, tmp_path: Path) -> None:
-    from _device_fixtures import start_phone
-
     from device.adbshell import DeviceLost
     from device.env import DeviceEnv
 
-    phone = start_phone(host, pool, seed=5)
+    phone = host.start_phone(pool, seed=5)
     env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path))
     try:
         env.reset({"settings": {"brightness": 33}})
@@ -235,8 +219,6 @@ def test_lost_phone_is_an_infra_error_never_an_exception(host: Any, pool: Any, t
 
 
 def test_reconnect_after_the_phone_restarts_on_its_port(host: Any, pool: Any, tmp_path: Path) -> None:
-    from _device_fixtures import stop_phone
-
     from device.env import DeviceEnv
     from device.farm import DeviceFarm
     from device.virtual.phone import VirtualPhone
@@ -271,7 +253,7 @@ def test_reconnect_after_the_phone_restarts_on_its_port(host: Any, pool: Any, tm
     finally:
         farm.close()
         if phone2 is not None:
-            stop_phone(host, phone2)
+            host.stop_phone(phone2)
 
 
 def test_vdevice_spec_starts_and_stops_virtual_phones(host: Any, tmp_path: Path) -> None:
@@ -324,15 +306,13 @@ def test_devices_cli_and_doctor_check(host: Any, phones: list[Any]) -> None:
 def test_a_crashed_session_is_undone_by_the_next(host: Any, pool: Any, tmp_path: Path) -> None:
     """Stay-awake, animation scales and the IME switch are journalled on disk: if the host process
     dies without close(), the next DeviceEnv on that phone puts them back first."""
-    from _device_fixtures import start_phone, stop_phone
-
     from device.env import DeviceEnv
 
     from device.appops import appop_mode
     from device.localcal import find_s2r_calendars
     from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME
 
-    phone = start_phone(host, pool, seed=11, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
+    phone = host.start_phone(pool, seed=11, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
     raw = phone.settings.raw
     keys = [("global", "animator_duration_scale"), ("global", "stay_on_while_plugged_in"),
             ("secure", "default_input_method")]
@@ -354,4 +334,4 @@ def test_a_crashed_session_is_undone_by_the_next(host: Any, pool: Any, tmp_path:
         assert not list(tmp_path.glob("*.session.json"))
         assert find_s2r_calendars(env2.shell) == [] and env2.audit is not None and env2.audit.clean, env2.audit
     finally:
-        stop_phone(host, phone)
+        host.stop_phone(phone)

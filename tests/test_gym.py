@@ -26,28 +26,7 @@ from s2r.gym.sim import SimGymEnv, shared_pool
 pytestmark = pytest.mark.timeout(300)
 
 ROOT = Path(__file__).resolve().parents[1]
-OPEN_SETTINGS = '{"type": "open_app", "app": "settings"}'
-# the rows that lead to the Wi-Fi switch in the `sim` and `aosp` Settings apps
-WIFI_PATH = ("Network & internet", "Internet", "Wi‑Fi")
-
-
-def wifi_off_policy(obs: dict[str, Any], tapped: set[str]) -> str:
-    """A scripted policy for ``settings.wifi_off`` that reads only the observation's elements:
-    open Settings, follow the Wi-Fi rows, tap the checked switch, then say it is done."""
-    if obs["foreground"] != "settings":
-        return OPEN_SETTINGS
-    if "switch" in tapped:
-        return '{"type": "complete"}'
-    for e in obs["elements"]:
-        if e["class_name"].endswith("Switch") and e["flags"][4] and "Airplane" not in e["text"]:
-            tapped.add("switch")
-            return json.dumps({"type": "tap", "target": int(e["index"])})
-    for label in WIFI_PATH:
-        hit = next((e for e in obs["elements"] if e["text"] == label), None)
-        if hit is not None and label not in tapped:
-            tapped.add(label)
-            return json.dumps({"type": "tap", "target": int(hit["index"])})
-    return '{"type": "abort"}'
+from _gympolicy import OPEN_SETTINGS, wifi_off_policy  # noqa: E402
 
 
 def run_episode(env: gym.Env, **reset: Any) -> tuple[float, bool, bool, dict[str, Any], int]:
@@ -87,7 +66,7 @@ def test_done_when_command_runs_an_episode() -> None:
     code = (
         "import gymnasium as gym, s2r.gym, json, sys\n"
         "sys.path.insert(0, 'tests')\n"
-        "from test_gym import wifi_off_policy\n"
+        "from _gympolicy import wifi_off_policy\n"
         "env = gym.make('s2r/Sim-v0', task='settings.wifi_off')\n"
         "obs, info = env.reset(seed=0)\n"
         "tapped = set()\n"
@@ -247,21 +226,8 @@ def test_vector_env_steps_8_phones_on_2_pages() -> None:
 
 # ============================================================================ Device-v0
 @pytest.fixture(scope="module")
-def adb_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from _device_fixtures import start_adb_server, stop_adb_server
-
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    yield host
-    stop_adb_server(host)
-
-
-@pytest.fixture(scope="module")
-def phone(adb_host: Any) -> Iterator[Any]:
-    from _device_fixtures import start_phone, stop_phone
-
-    p = start_phone(adb_host)
-    yield p
-    stop_phone(adb_host, p)
+def phone(adb_host: Any) -> Any:
+    return adb_host.start_phone()  # its own browser: the gym env's pool is separate
 
 
 @pytest.fixture(scope="module")

@@ -31,18 +31,11 @@ S2R = Path(sys.executable).with_name("s2r")
 
 
 @pytest.fixture(scope="module")
-def adb_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The environment of a CLI child that uses a private adb server, never the shared 5037."""
-    from _adbhost import private_adb_server
-
-    gen = private_adb_server(tmp_path_factory.mktemp("adbhome"))
-    host = next(gen)
+def adb_env(adb_host: Any) -> dict[str, str]:
+    """The environment of a CLI child that uses the module's private adb server, never the shared 5037."""
     env = {k: v for k, v in os.environ.items() if k not in ("ADB_SERVER_SOCKET", "ANDROID_SERIAL")}
-    env.update(ANDROID_ADB_SERVER_PORT=str(host.port), COLUMNS="80")
-    try:
-        yield env
-    finally:
-        next(gen, None)  # kills our private server only
+    env.update(ANDROID_ADB_SERVER_PORT=str(adb_host.port), COLUMNS="80")
+    return env
 
 
 def _policy_header_count(md: str, name: str) -> int:

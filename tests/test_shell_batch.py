@@ -17,18 +17,8 @@ pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture(scope="module")
-def shell(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[Shell]:
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    phone = None
-    try:
-        phone = start_phone(host, pool=sim_pool)
-        yield Shell(host.client(), phone.serial)
-    finally:
-        if phone is not None:
-            stop_phone(host, phone)
-        stop_adb_server(host)
+def shell(adb_host: Any, stock_phone: Any) -> Shell:
+    return Shell(adb_host.client(), stock_phone.serial)
 
 
 CMDS = [

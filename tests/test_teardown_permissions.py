@@ -20,18 +20,8 @@ PERM = "android.permission.POST_NOTIFICATIONS"
 
 
 @pytest.fixture(scope="module")
-def rig(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[dict[str, Any]]:
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    phone = None
-    try:
-        phone = start_phone(host, pool=sim_pool)
-        yield {"host": host, "phone": phone, "tmp": tmp_path_factory}
-    finally:
-        if phone is not None:
-            stop_phone(host, phone)
-        stop_adb_server(host)
+def rig(tmp_path_factory: pytest.TempPathFactory, adb_host: Any, stock_phone: Any) -> dict[str, Any]:
+    return {"host": adb_host, "phone": stock_phone, "tmp": tmp_path_factory}
 
 
 def _perm(env: Any, pkg: str) -> tuple[bool, frozenset[str]]:

@@ -18,13 +18,11 @@ pytestmark = pytest.mark.timeout(900)
 
 
 @pytest.fixture(scope="module")
-def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    from _device_fixtures import start_adb_server, stop_adb_server
-
+def backends(tmp_path_factory: pytest.TempPathFactory, adb_host: Any) -> Iterator[Any]:
     from device.env import DeviceOptions
     from transfer.device_backends import DeviceBackends
 
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
+    host = adb_host
     b = None
     try:
         b = DeviceBackends.from_spec("vdevice:1", client=host.client(),
@@ -33,7 +31,6 @@ def backends(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     finally:
         if b is not None:
             b.close()
-        stop_adb_server(host)
 
 
 def _spec(task_id: str, seed: int = 0) -> Any:
@@ -78,20 +75,17 @@ def test_editing_a_prefilled_field_on_the_device(backends: Any) -> None:
     assert rec.steps <= 12, rec.steps  # one pass of the skill, no retries
 
 
-def test_typing_falls_back_when_the_ime_broadcast_is_ignored(tmp_path: Any, sim_pool: Any) -> None:
+def test_typing_falls_back_when_the_ime_broadcast_is_ignored(tmp_path: Any, adb_host: Any, sim_pool: Any) -> None:
     """On a phone whose owner installed the ADB keyboard: if it stops being the current IME behind
     s2r's back, its broadcasts do nothing; clearing and typing must then go through the next
     method, not report success."""
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
     from device.env import DeviceEnv
     from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME
     from transfer.tasks.loader import get_template
 
     inst = get_template("contacts.edit_number").instantiate(1)
-    (tmp_path / "adb").mkdir()
-    host = start_adb_server(tmp_path / "adb")
-    phone = start_phone(host, sim_pool, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
+    host = adb_host
+    phone = host.start_phone(sim_pool, installed_imes=[DEFAULT_IME, ADB_KEYBOARD_IME])
     env = DeviceEnv(phone.serial, client=host.client(), journal_dir=str(tmp_path / "j"))
     try:
         env.reset(inst)
@@ -109,8 +103,7 @@ def test_typing_falls_back_when_the_ime_broadcast_is_ignored(tmp_path: Any, sim_
     finally:
         env.shell.run(["ime", "set", env.input.ime_current or ""])
         env.close()
-        stop_phone(host, phone)
-        stop_adb_server(host)
+        host.stop_phone(phone)
 
 
 def test_a_setup_the_phone_cannot_reproduce_is_reported_apart(backends: Any, tmp_path: Path) -> None:

@@ -19,7 +19,7 @@ import pytest
 
 adbutils = pytest.importorskip("adbutils")
 
-from _adbhost import AdbHost, free_port, private_adb_server  # noqa: E402
+from _rigs import AdbHost, free_port  # noqa: E402
 from device.virtual.knobs import PhoneKnobs  # noqa: E402
 from device.virtual.phone import VirtualPhone  # noqa: E402
 
@@ -31,8 +31,8 @@ BRIEF = re.compile(r"^([VDIWEF])/(.+?) *\( *(\d+)\): (.*)$")
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbHost]:
-    yield from private_adb_server(tmp_path_factory.mktemp("adbhome"))
+def host(adb_host: AdbHost) -> AdbHost:
+    return adb_host  # the module's private adb server (conftest.py)
 
 
 @pytest.fixture(scope="module")
