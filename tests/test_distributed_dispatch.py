@@ -304,7 +304,7 @@ def test_every_host_lost_mid_run_stops_with_one_line_and_resume_continues(rd: Ru
     t0 = time.monotonic()
     with pytest.raises(NoUsableHosts) as e:
         d.run(specs(), rd)
-    assert time.monotonic() - t0 < 5
+    assert time.monotonic() - t0 < 120  # a guard: with a 0.2 s host wait it gives up at once ("after 0s" below)
     backends = "/".join(sorted({s.backend for s in specs()}))
     assert str(e.value) == (f"no host can run {backends} episodes after 0s: a lost (node died), b lost (actor died); "
                             "start `s2r worker --address 10.1.2.3:6379 --device all` on a phone host, then rerun "

@@ -68,13 +68,13 @@ def test_discovery_and_hotplug(host: Any, phones: list[Any], pool: Any, tmp_path
         t0 = time.perf_counter()
         late = host.start_phone(pool, seed=9)
         while late.serial not in {d.serial for d in farm.devices() if d.status == "idle"}:
-            assert time.perf_counter() - t0 < 15, farm.events
+            assert time.perf_counter() - t0 < 120, farm.events  # a failure guard, not a speed check
             time.sleep(0.1)
         joined_s = time.perf_counter() - t0
         host.stop_phone(late)
         t0 = time.perf_counter()
         while any(d.serial == late.serial and d.status == "idle" for d in farm.devices()):
-            assert time.perf_counter() - t0 < 15, farm.devices()
+            assert time.perf_counter() - t0 < 120, farm.devices()
             time.sleep(0.1)
         print(f"\nhotplug: joined in {joined_s:.2f}s, left in {time.perf_counter() - t0:.2f}s")
     finally:
@@ -98,7 +98,7 @@ def test_lease_release_and_quarantine(host: Any, phones: list[Any], tmp_path: Pa
         # the phone still answers, so the watcher puts it back after a health check
         t0 = time.perf_counter()
         while farm.devices()[0].status != "idle":
-            assert time.perf_counter() - t0 < 10, farm.devices()
+            assert time.perf_counter() - t0 < 120, farm.devices()
             time.sleep(0.1)
         assert dev.failures == 1
         again = farm.lease(timeout=10)
@@ -243,7 +243,7 @@ def test_reconnect_after_the_phone_restarts_on_its_port(host: Any, pool: Any, tm
         ensure_u2server(phone2)
         t0 = time.perf_counter()
         while farm.devices()[0].status != "idle":
-            assert time.perf_counter() - t0 < 30, (farm.devices(), farm.events[-5:])
+            assert time.perf_counter() - t0 < 120, (farm.devices(), farm.events[-5:])
             time.sleep(0.2)
         print(f"\nreconnected in {time.perf_counter() - t0:.2f}s without restarting the adb server")
         again = farm.lease(timeout=10)
