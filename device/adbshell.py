@@ -19,6 +19,11 @@ Why a wrapper around ``adbutils.AdbDevice.shell2``:
   keeps its own status, stdout and stderr. :meth:`Shell.prefetched` learns which read-only
   commands a piece of reading code issues and, the next time, runs them all in one batch
   before that code asks for them one by one.
+* **A row is deleted by its URI only if s2r made it.** ``content delete --uri
+  content://AUTHORITY/TABLE/ID`` removes that one row whatever its ``--where``; the shell sends
+  it only for a row registered with :meth:`Shell.own_row` (a row s2r created and journalled, or
+  proved its own), and refuses any other with :class:`RefusedCommand` before anything reaches
+  the phone. Deletes of s2r's rows by table URI name them in ``--where`` (ids, run tags).
 """
 
 from __future__ import annotations
@@ -36,7 +41,8 @@ from contextlib import contextmanager
 import adbutils
 from pydantic import BaseModel
 
-__all__ = ["Shell", "ShellResult", "DeviceLost", "DeviceCommandError", "quote_argv", "read_only"]
+__all__ = ["Shell", "ShellResult", "DeviceLost", "DeviceCommandError", "RefusedCommand", "quote_argv", "read_only",
+           "row_of"]
 
 
 class DeviceLost(RuntimeError):
@@ -45,6 +51,44 @@ class DeviceLost(RuntimeError):
 
 class DeviceCommandError(RuntimeError):
     """A command could not be run although the phone is still attached."""
+
+
+class RefusedCommand(DeviceCommandError):
+    """A command s2r will not send to a phone (refused before anything reaches it)."""
+
+
+#: A row URI: ``content://AUTHORITY[/PATH…]/ID`` (a query after it changes nothing about the row).
+_ROW_URI = re.compile(r"^(content://[^/?#\s]+(?:/[^/?#\s]+)*/\d+)(?:\?[^#\s]*)?$")
+
+
+def row_of(uri: str) -> str | None:
+    """The row a row URI names (``content://sms/12?x=y`` → ``content://sms/12``); None for a
+    table or directory URI (``content://sms``, ``content://sms/inbox``)."""
+    m = _ROW_URI.match(uri.strip())
+    return m.group(1) if m else None
+
+
+def _row_deletes(line: str) -> list[str]:
+    """The row URIs that ``content delete`` commands in a shell line name."""
+    if "content" not in line or "delete" not in line:
+        return []
+    try:
+        lex = shlex.shlex(line, posix=True, punctuation_chars=";&|()")
+        lex.whitespace_split = True
+        words = list(lex)
+    except ValueError:  # unbalanced quotes: not a line this package writes; look at the bare words
+        words = line.split()
+    out = []
+    for i, w in enumerate(words):
+        if w != line and " " in w:  # a quoted line run by another shell (`sh -c '…'`)
+            out += _row_deletes(w)
+        if w == "content" and words[i + 1:i + 2] == ["delete"]:
+            j = i + 2
+            while j < len(words) and not set(words[j]) <= set(";&|()"):
+                if words[j] == "--uri" and j + 1 < len(words) and (row := row_of(words[j + 1])) is not None:
+                    out.append(row)
+                j += 1
+    return out
 
 
 class ShellResult(BaseModel):
@@ -142,6 +186,17 @@ class Shell:
         self._tl = threading.local()  # this thread's prefetched results and what it records
         self._plans: dict[str, list[tuple[str, ...]]] = {}
         self._plans_lock = threading.Lock()
+        #: rows (:func:`row_of`) s2r made on this phone: the only ones a row-URI delete may name
+        self.own_rows: set[str] = set()
+
+    def own_row(self, uri: str) -> None:
+        """Register the row ``uri`` names as s2r's own (created by s2r and journalled, or proved
+        s2r's, e.g. by an account only s2r uses): a ``content delete`` of its row URI is sent from
+        now on. A row URI that was never registered is refused (:class:`RefusedCommand`)."""
+        row = row_of(uri)
+        if row is None:
+            raise ValueError(f"not a row URI: {uri!r}")
+        self.own_rows.add(row)
 
     # ------------------------------------------------------------------ state
     def state(self) -> str | None:
@@ -296,6 +351,10 @@ class Shell:
             self.writes += 1
 
     def _run(self, line: str, timeout: float | None) -> ShellResult:
+        foreign = [r for r in _row_deletes(line) if r not in self.own_rows]
+        if foreign:  # every command goes through here: run, batch and raw alike
+            raise RefusedCommand(f"refused to delete {', '.join(foreign)} on {self.serial}: s2r did not create "
+                                 f"that row (a row URI is deleted only for rows s2r made)")
         self.calls += 1
         try:
             r = self.device.shell2(line, timeout=timeout or self.timeout, v2=self._use_v2())

@@ -246,6 +246,9 @@ def probe_calendar(shell: Shell, *, write_probe: bool = True) -> tuple[CalendarC
             "LOCAL calendar insert did not take"
         return cap, leftovers
     for r in made:
+        if not str(r.get("_id") or "").isdigit():
+            continue
+        shell.own_row(f"{base}/{r.get('_id')}")  # the probe's own calendar (its unique name): s2r made it
         _run(shell, ["content", "delete", "--uri", _sync_uri(f"{base}/{r.get('_id')}", S2R_CALENDAR_ACCOUNT)])
     again = _calendars(shell) or []
     if any(r.get("name") == name for r in again):

@@ -54,6 +54,8 @@ def create_local_calendar(shell: Shell, tag: str) -> tuple[str | None, str]:
     mine = [c for c in find_s2r_calendars(shell) if c.get("name") == name]
     if not mine:
         return None, f"LOCAL calendar insert did not take: {r.text.strip()[:160] or 'no row'}"
+    if str(mine[0]["_id"]).isdigit():  # s2r made it: its row URI may be deleted
+        shell.own_row(f"{URI_CALENDARS}/{mine[0]['_id']}")
     return str(mine[0]["_id"]), f"created LOCAL calendar {name} (id {mine[0]['_id']})"
 
 
@@ -64,6 +66,9 @@ def remove_local_calendar(shell: Shell, cal_id: str) -> list[str]:
     cid = int(cal_id)
     if not any(c.get("_id") == str(cid) for c in find_s2r_calendars(shell)):
         return []  # already gone (or never ours: only s2r's own account is ever deleted)
+    # a journalled id (or one left by a crash) that is, on the phone, a calendar of s2r's own
+    # account — which nothing else uses: s2r made it, so its row URI may be deleted
+    shell.own_row(f"{URI_CALENDARS}/{cid}")
     shell.run(["content", "delete", "--uri", calendar_sync_uri(f"{URI_CALENDARS}/{cid}")])
     problems = []
     if any(c.get("_id") == str(cid) for c in find_s2r_calendars(shell)):

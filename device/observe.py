@@ -21,6 +21,7 @@ import hashlib
 import re
 import threading
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal
 
@@ -174,6 +175,14 @@ class Observer:
         self._window_pending: Any = None  # `dumpsys window` read with the settled dump (a Future)
         self._dump_done = threading.Condition()  # a dump came back (the confirming frame's cue)
         self._dump_back = 0.0
+        #: What the settles did, in order (the newest 256): ``(event, time.perf_counter(), value)``.
+        #: ``settle`` (a settle began; value: its cap, s), ``dump-start``, ``dump-back`` (value: the
+        #: dump's ms), ``frame-due`` (when the confirming frame is to be asked; value: the dump
+        #: estimate it is timed by, ms), ``frame-asked``, ``frame-retaken`` (the dump outlasted its
+        #: estimate: confirmed again after it), ``unsettled`` (a round that did not agree; value: s
+        #: since the settle began), and how it ended: ``settled`` or ``capped`` (value: the same).
+        #: For tests and debugging: the order of events as the code saw them.
+        self.events: deque[tuple[str, float, float]] = deque(maxlen=256)
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix=f"observe-{shell.serial}")
 
     def close(self) -> None:
@@ -319,6 +328,7 @@ class Observer:
         """One hierarchy dump, its cost folded into :attr:`dump_ms` (a moving average) and
         added to ``meta.timings_ms["dumps"]``."""
         t = time.perf_counter()
+        self.events.append(("dump-start", t, 0.0))
         try:
             out = self.hierarchy_xml()
         finally:  # a confirming frame waiting for this dump's end goes now (also when it failed)
@@ -326,6 +336,7 @@ class Observer:
                 self._dump_back = time.perf_counter()
                 self._dump_done.notify_all()
         ms = (self._dump_back - t) * 1e3
+        self.events.append(("dump-back", self._dump_back, ms))
         self.dump_ms = _ema(self.dump_ms, ms)
         if meta is not None:
             meta.timings_ms["dumps"] = meta.timings_ms.get("dumps", 0.0) + ms
@@ -394,6 +405,7 @@ class Observer:
         """
         meta = ObserveMeta()
         t0 = time.perf_counter()
+        self.events.append(("settle", t0, cap_s))
         if min_wait_s:
             time.sleep(min_wait_s)
         xml: str | None = None
@@ -419,9 +431,10 @@ class Observer:
             meta.dumps += 1
             key = _VOLATILE.sub(r"\1\2", xml)
             if prev is not None and key == prev:
+                self._settled(t0)
                 return xml
             prev = key
-            if time.perf_counter() - t0 > cap_s:
+            if self._capped(t0, cap_s):
                 meta.settled = False
                 return xml
             time.sleep(max(0.0, interval_s - (time.perf_counter() - ts)))
@@ -434,12 +447,15 @@ class Observer:
             # so it belongs with this dump and `observe` need not ask again
             win = self._pool.submit(self.window)
             t_dump = time.perf_counter()
-            late = self._pool.submit(self._late_frame, t_dump, t_dump + self._late_lead_s())
+            due = t_dump + self._late_lead_s()
+            self.events.append(("frame-due", due, self.dump_ms if self.dump_ms is not None else -1.0))
+            late = self._pool.submit(self._late_frame, t_dump, due)
             xml, meta.hierarchy_source = self._timed_dump(meta)
             meta.dumps += 1
             before = first.result()
             issued, after = late.result()
             if self._captured_before(issued, self._dump_back):
+                self.events.append(("frame-retaken", time.perf_counter(), 0.0))
                 after = self.small_frame()  # the dump outlasted its estimate: confirm after it, as the rule says
             meta.frame_checks += 1
             if with_frame:
@@ -449,10 +465,22 @@ class Observer:
                 return self._settle_dumps(meta, cap_s, 0.0, t0)
             if frames_agree(before.data, after.data):
                 self._window_pending = win
+                self._settled(t0)
                 return xml
-            if time.perf_counter() - t0 > cap_s:
+            if self._capped(t0, cap_s):
                 meta.settled = False
                 return xml
+
+    def _settled(self, t0: float) -> None:
+        now = time.perf_counter()
+        self.events.append(("settled", now, now - t0))
+
+    def _capped(self, t0: float, cap_s: float) -> bool:
+        """Whether the cap ends a settle whose last round did not agree (logged either way)."""
+        now = time.perf_counter()
+        capped = now - t0 > cap_s
+        self.events.append(("capped" if capped else "unsettled", now, now - t0))
+        return capped
 
     #: The share of a small frame's round trip spent before its capture (the request's way to
     #: the phone); the capture comes first on the phone, the JPEG encoding after it
@@ -476,6 +504,7 @@ class Observer:
             self._dump_done.wait_for(lambda: self._dump_back >= dump_started or time.perf_counter() >= at,
                                      timeout=max(0.0, at - time.perf_counter()))
         issued = time.perf_counter()
+        self.events.append(("frame-asked", issued, 0.0))
         return issued, self.small_frame()
 
     def _captured_before(self, issued: float, t_back: float, tolerance_s: float = 0.02) -> bool:

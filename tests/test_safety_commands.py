@@ -6,7 +6,8 @@ through adbutils and uiautomator2 exactly as ``s2r run --device SERIAL`` drives 
 records every shell command line it receives (``AndroidBackend.command_log``). The promises checked:
 
 * s2r never runs ``adb kill-server`` (the adb server the user started keeps serving), never sets the
-  phone's clock, never runs ``pm clear``, and never deletes what it did not create;
+  phone's clock, never runs ``pm clear``, and never deletes what it did not create — a delete of one
+  row by its URI names only a row s2r made in the run, and the shell refuses any other;
 * a call placed during an episode is undone with the episode; a text that arrives meanwhile is never touched.
 """
 
@@ -40,17 +41,40 @@ FORBIDDEN: dict[str, str] = {
 }
 
 
+#: Provider tables whose row ids are noted before the run (what a row-URI delete must never name).
+ROW_TABLES = ("content://sms", "content://com.android.calendar/calendars", "content://com.android.calendar/events",
+              "content://call_log/calls", "content://com.android.contacts/raw_contacts")
+
+
 class Audit:
-    """The phone, its env, and what the phone received."""
+    """The phone, its env, and what the phone received during the run."""
 
     def __init__(self, host: Any, phone: Any, env: Any, before: Any) -> None:
         self.host, self.phone, self.env, self.before = host, phone, env, before
         self.records: list[Any] = []
         self.call_check: dict[str, Any] = {}
+        self.rows_before: dict[str, set[str]] = {}
+        self.run_log: list[str] | None = None
 
     @property
     def log(self) -> list[str]:
-        return self.phone.backend.command_log
+        """Every command line the phone received from the run (frozen when the run closed, so
+        what a test sends afterwards is not audited as the run's)."""
+        return self.run_log if self.run_log is not None else self.phone.backend.command_log
+
+
+def _row_ids(shell: Any) -> dict[str, set[str]]:
+    """The ``_id`` of every row of :data:`ROW_TABLES` the shell can read, by table."""
+    from device.parsers import ParseError
+    from device.readers import content_query
+
+    out: dict[str, set[str]] = {}
+    for uri in ROW_TABLES:
+        try:
+            out[uri] = {str(r["_id"]) for r in content_query(shell, uri, ("_id",))}
+        except ParseError:  # a table this shell may not read
+            out[uri] = set()
+    return out
 
 
 def _spec(task_id: str, policy: str, policy_spec: str) -> Any:
@@ -88,20 +112,21 @@ def _place_a_call_while_a_text_arrives(audit: Audit) -> None:
 
 
 @pytest.fixture(scope="module")
-def audit(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[Audit]:
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
+def audit(tmp_path_factory: pytest.TempPathFactory, adb_host: Any, sim_pool: Any) -> Iterator[Audit]:
+    from device.adbshell import Shell
     from device.env import DeviceEnv
 
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    phone = env = None
+    host = adb_host
+    env = None
     try:
-        phone = start_phone(host, sim_pool)
+        phone = host.start_phone(sim_pool)  # stopped with the module's adb server
         before = phone.read_state()
+        rows_before = _row_ids(Shell(host.client(), phone.serial))
         phone.backend.command_log = []  # from here on, everything the phone receives
         env = DeviceEnv(phone.serial, journal_dir=str(tmp_path_factory.mktemp("journal")),
                         test_recipient=TEST_RECIPIENT, grant_appops=True)  # as with --grant-appops
         a = Audit(host, phone, env, before)
+        a.rows_before = rows_before
         a.wall0, a.phone0 = time.time(), phone.now()
         env.start()
         for task in ORACLE_TASKS:
@@ -111,15 +136,13 @@ def audit(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[A
         _place_a_call_while_a_text_arrives(a)
         env.close()
         env = None
+        a.run_log = list(phone.backend.command_log)
         a.after = phone.read_state()
         a.wall1, a.phone1 = time.time(), phone.now()
         yield a
     finally:
         if env is not None:
             env.close()
-        if phone is not None:
-            stop_phone(host, phone)
-        stop_adb_server(host)
 
 
 def _argvs(line: str) -> list[list[str]]:
@@ -185,18 +208,69 @@ def test_rm_touches_only_what_s2r_created(audit: Audit) -> None:
     assert not [t for t in targets if t.rstrip("/") in own or any(p.startswith(t.rstrip("/") + "/") for p in own)]
 
 
+def _table_of(uri: str) -> str:
+    return uri.split("?", 1)[0].rstrip("/")
+
+
 def test_content_deletes_name_the_rows_s2r_made(audit: Audit) -> None:
-    """Every ``content delete`` has a ``--where`` that names rows by id or run tag: never a whole table."""
-    deletes = [argv for line in audit.log for argv in _argvs(line) if argv[:2] == ["content", "delete"]]
+    """Every ``content delete`` names rows s2r made: a row URI only a row that was not on the phone
+    before the run and that s2r inserted in it; a table URI with a ``--where`` that names rows by
+    id or run tag — never a whole table."""
+    from device.adbshell import row_of
+
+    argvs = [argv for line in audit.log for argv in _argvs(line)]
+    deletes = [(i, argv) for i, argv in enumerate(argvs) if argv[:2] == ["content", "delete"]]
     assert deletes, "the run removed its setups: there were deletes to audit"
-    for argv in deletes:
+    row_deletes = 0
+    for i, argv in deletes:
         uri = argv[argv.index("--uri") + 1]
-        if re.search(r"/\d+(\?|$)", uri):  # a row URI: one row, by id (s2r's own LOCAL calendar, say)
-            assert "account_name=s2r" in uri or "--where" not in argv, argv
+        row = row_of(uri)
+        if row is not None:  # a row URI: that one row, whatever else the command says
+            table, rid = row.rsplit("/", 1)
+            assert rid not in audit.rows_before.get(table, set()), (argv, "a row the phone had before the run")
+            inserts = [a for a in argvs[:i] if a[:2] == ["content", "insert"] and "--uri" in a
+                       and _table_of(a[a.index("--uri") + 1]) == table]
+            assert inserts, (argv, "no row was inserted into that table before it")
+            row_deletes += 1
             continue
         assert "--where" in argv, argv
         where = argv[argv.index("--where") + 1]
         assert re.search(r"_id\s*(=|IN)|s2r-(probe-)?[0-9a-f]{8}|\u2063", where, re.I), argv  # ids, run tags, probes
+    assert row_deletes, "the run removed s2r's own calendars by their row URIs: there were row deletes to audit"
+
+
+def test_a_row_uri_delete_is_sent_only_for_a_row_s2r_made(audit: Audit) -> None:
+    """The shell refuses a delete of one row by its URI unless s2r made that row (registered when
+    s2r creates and journals it): nothing reaches the phone and the row stays. The same delete of
+    a row s2r made goes through."""
+    from device.adbshell import RefusedCommand, Shell
+    from device.localcal import calendar_sync_uri, create_local_calendar, find_s2r_calendars
+    from device.readers import URI_CALENDARS, URI_SMS, content_query
+
+    sh = Shell(audit.host.client(), audit.phone.serial)
+    victim = sorted(audit.rows_before[URI_SMS], key=int)[0]  # one of the phone's own texts
+    log = audit.phone.backend.command_log
+    n = len(log)
+    refused = rf"^refused to delete {re.escape(URI_SMS)}/{victim} on {re.escape(sh.serial)}: s2r did not create"
+    for send in (lambda: sh.run(["content", "delete", "--uri", f"{URI_SMS}/{victim}"]),
+                 lambda: sh.run(["content", "delete", "--uri", f"{URI_SMS}/{victim}", "--where", "_id>0"]),
+                 lambda: sh.batch([["content", "query", "--uri", URI_SMS, "--projection", "_id"],
+                                   ["content", "delete", "--uri", f"{URI_SMS}/{victim}"]], lanes=1),
+                 lambda: sh.raw(f"sh -c 'content delete --uri {URI_SMS}/{victim}'")):
+        with pytest.raises(RefusedCommand, match=refused):
+            send()
+    assert log[n:] == []  # refused before anything reached the phone
+    assert [r["_id"] for r in content_query(sh, URI_SMS, ("_id",), where=f"_id={victim}")] == [victim]
+    # a calendar s2r creates is registered as its own: deleting it by its row URI goes through
+    cid, detail = create_local_calendar(sh, "rowguard")
+    assert cid is not None, detail
+    mark = len(log)
+    sh.run(["content", "delete", "--uri", calendar_sync_uri(f"{URI_CALENDARS}/{cid}")])
+    assert [line for line in log[mark:] if f"calendars/{cid}?" in line and "content delete" in line], log[mark:]
+    assert not [c for c in find_s2r_calendars(sh) if c.get("_id") == cid]
+    # while an id s2r did not make, in that same table, stays refused
+    with pytest.raises(RefusedCommand, match=rf"^refused to delete {re.escape(URI_CALENDARS)}/{int(cid) + 1} "):
+        sh.run(["content", "delete", "--uri", calendar_sync_uri(f"{URI_CALENDARS}/{int(cid) + 1}")])
 
 
 def test_nothing_the_phone_had_before_is_gone(audit: Audit) -> None:

@@ -10,7 +10,6 @@ Each behaviour follows the AOSP source named in :mod:`device.virtual.android_con
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,22 +25,14 @@ LOCAL_SYNC = "caller_is_syncadapter=true&account_name=s2r&account_type=LOCAL"
 
 
 @pytest.fixture(scope="module")
-def rig(tmp_path_factory: pytest.TempPathFactory, sim_pool: Any) -> Iterator[dict[str, Any]]:
-    from _device_fixtures import start_adb_server, start_phone, stop_adb_server, stop_phone
-
-    host = start_adb_server(tmp_path_factory.mktemp("adbhome"))
-    phones: dict[str, Any] = {}
-    try:
-        fast = {"input_latency_ms": 0, "animation_ms": 0}
-        phones["p14"] = start_phone(host, sim_pool, **fast)  # the stock default: Android 14, no account
-        phones["p11"] = start_phone(host, sim_pool, android=11, **fast)
-        phones["p15"] = start_phone(host, sim_pool, android=15, google_account=GOOGLE, **fast)
-        phones["perm"] = start_phone(host, sim_pool, permissive=True, **fast)
-        yield {"host": host, **phones}
-    finally:
-        for p in phones.values():
-            stop_phone(host, p)
-        stop_adb_server(host)
+def rig(adb_host: Any, sim_pool: Any) -> dict[str, Any]:
+    """Four phones on the module's private adb server (stopped with it)."""
+    fast = {"input_latency_ms": 0, "animation_ms": 0}
+    return {"host": adb_host,
+            "p14": adb_host.start_phone(sim_pool, **fast),  # the stock default: Android 14, no account
+            "p11": adb_host.start_phone(sim_pool, android=11, **fast),
+            "p15": adb_host.start_phone(sim_pool, android=15, google_account=GOOGLE, **fast),
+            "perm": adb_host.start_phone(sim_pool, permissive=True, **fast)}
 
 
 def sh(rig: dict[str, Any], name: str, cmd: str) -> tuple[int, str]:
@@ -162,22 +153,24 @@ def test_a_local_calendar_through_the_sync_adapter_uri(rig: dict[str, Any]) -> N
                              "--bind ownerAccount:s:s2r --bind calendar_access_level:i:700 --bind sync_events:i:1")
     assert (rc, out) == (0, "")
     cals = rows(rig, "p14", CAL, "_id:account_name:account_type:name:ownerAccount:isPrimary:deleted")
-    assert cals == [{"_id": "1", "account_name": "s2r", "account_type": "LOCAL", "name": "s2r",
+    assert len(cals) == 1 and cals[0]["_id"], cals  # the phone's only calendar; its id as the provider gave it
+    cal = cals[0]["_id"]
+    assert cals == [{"_id": cal, "account_name": "s2r", "account_type": "LOCAL", "name": "s2r",
                      "ownerAccount": "s2r", "isPrimary": "1", "deleted": "0"}]
     for title in ("Standup", "Retro"):
-        assert sh(rig, "p14", f"content insert --uri {EVENTS} --bind calendar_id:i:1 --bind title:s:{title} "
+        assert sh(rig, "p14", f"content insert --uri {EVENTS} --bind calendar_id:i:{cal} --bind title:s:{title} "
                               "--bind dtstart:l:1805000000000 --bind dtend:l:1805003600000 "
                               "--bind eventTimezone:s:UTC")[0] == 0
     ev = rows(rig, "p14", EVENTS, "_id:calendar_id:title:deleted:dirty:_sync_id:account_type:organizer")
     assert {(r["title"], r["calendar_id"], r["dirty"], r["_sync_id"], r["account_type"], r["organizer"])
-            for r in ev} == {("Standup", "1", "1", None, "LOCAL", "s2r"), ("Retro", "1", "1", None, "LOCAL", "s2r")}
+            for r in ev} == {("Standup", cal, "1", None, "LOCAL", "s2r"), ("Retro", cal, "1", None, "LOCAL", "s2r")}
     assert {"Standup", "Retro"} <= {e.title for e in p.read_state().events or []}  # the Calendar app shows them
     # an app's delete of a never-synced event removes it (no _sync_id: no tombstone)
     rc, out = sh(rig, "p14", f"content delete --uri {EVENTS} --where \"title='Retro'\"")
     assert (rc, out) == (0, "")
     assert [r["title"] for r in rows(rig, "p14", EVENTS, "title:deleted")] == ["Standup"]
     # deleting the calendar (sync-adapter URI) deletes its events
-    assert sh(rig, "p14", f"content delete --uri '{CAL}/1?{LOCAL_SYNC}'") == (0, "")
+    assert sh(rig, "p14", f"content delete --uri '{CAL}/{cal}?{LOCAL_SYNC}'") == (0, "")
     assert sh(rig, "p14", f"content query --uri {CAL}") == (0, "No result found.\n")
     assert sh(rig, "p14", f"content query --uri {EVENTS}") == (0, "No result found.\n")
     assert "Standup" not in {e.title for e in p.read_state().events or []}
@@ -186,11 +179,13 @@ def test_a_local_calendar_through_the_sync_adapter_uri(rig: dict[str, Any]) -> N
 def test_a_google_account_calendar_and_soft_deletes(rig: dict[str, Any]) -> None:
     p = rig["p15"]
     cals = rows(rig, "p15", CAL, "_id:account_name:account_type:name:ownerAccount:sync_events:_sync_id")
-    assert cals == [{"_id": "1", "account_name": GOOGLE, "account_type": "com.google", "name": GOOGLE,
+    assert len(cals) == 1 and cals[0]["_id"], cals
+    cal = cals[0]["_id"]
+    assert cals == [{"_id": cal, "account_name": GOOGLE, "account_type": "com.google", "name": GOOGLE,
                      "ownerAccount": GOOGLE, "sync_events": "1", "_sync_id": GOOGLE}]
     world = {e.title for e in p.read_state().events or []}
     ev = rows(rig, "p15", EVENTS, "_id:calendar_id:title:deleted:dirty:_sync_id")
-    assert {r["title"] for r in ev} == world and all(r["calendar_id"] == "1" and r["_sync_id"] for r in ev)
+    assert {r["title"] for r in ev} == world and all(r["calendar_id"] == cal and r["_sync_id"] for r in ev)
     # an app deletes a synced event: the row stays, deleted=1 dirty=1, until the sync adapter removes it
     assert sh(rig, "p15", f"content delete --uri {EVENTS} --where \"title='Dentist'\"") == (0, "")
     dentist = rows(rig, "p15", EVENTS, "_id:title:deleted:dirty:_sync_id", "title='Dentist'")
@@ -233,8 +228,11 @@ def test_a_permissive_phone_keeps_the_old_behaviour(rig: dict[str, Any]) -> None
     assert parse_appops_mode(sh(rig, "perm", "appops get com.android.shell WRITE_SMS")[1], "WRITE_SMS") == "allow"
     assert sh(rig, "perm", f"content insert --uri content://sms/draft --bind address:s:{addr} --bind body:s:d")[0] == 0
     assert rows(rig, "perm", "content://sms", "type:body", f"address='{addr}'") == [{"type": "3", "body": "d"}]
-    assert rows(rig, "perm", CAL, "_id:account_type:name") == [{"_id": "1", "account_type": "LOCAL", "name": "Phone"}]
-    assert sh(rig, "perm", f"content insert --uri {EVENTS} --bind calendar_id:i:1 --bind title:s:Old "
+    cals = rows(rig, "perm", CAL, "_id:account_type:name")
+    assert len(cals) == 1 and cals[0]["_id"], cals
+    cal = cals[0]["_id"]
+    assert cals == [{"_id": cal, "account_type": "LOCAL", "name": "Phone"}]
+    assert sh(rig, "perm", f"content insert --uri {EVENTS} --bind calendar_id:i:{cal} --bind title:s:Old "
                            "--bind dtstart:l:1805000000000 --bind dtend:l:1805003600000")[0] == 0
     titles = {r["title"] for r in rows(rig, "perm", EVENTS, "title:calendar_id")}
     assert "Old" in titles and titles == {e.title for e in p.read_state().events or []}

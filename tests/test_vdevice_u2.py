@@ -4,10 +4,11 @@ Two layers:
 
 * the server's own logic on real uiautomator dumps (selector semantics, pruning, HTTP framing,
   JSON-RPC errors) — fast, no phone;
-* the unmodified toolchain end to end: the REAL adb binary from adbutils' wheel on a PRIVATE adb
-  server (a free port, never 5037), adbutils, and uiautomator2's public API
-  (``u2.connect(serial)``) against a :class:`~device.virtual.phone.VirtualPhone` whose sim phone
-  is the screen. Everything binds to 127.0.0.1; everything started is stopped.
+* the unmodified toolchain end to end: the REAL adb binary from adbutils' wheel on the module's
+  PRIVATE adb server (the ``adb_host`` rig: a free port, never 5037), adbutils, and
+  uiautomator2's public API (``u2.connect(serial)``) against a
+  :class:`~device.virtual.phone.VirtualPhone` whose sim phone is the screen. Everything binds
+  to 127.0.0.1; everything started is stopped.
 """
 
 from __future__ import annotations
@@ -17,10 +18,8 @@ import base64
 import hashlib
 import io
 import json
-import os
 import socket
 import statistics
-import subprocess
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,8 @@ from device.parsers.hierarchy import parse_hierarchy, to_hierarchy_xml
 from device.virtual.u2server import (
     SELECTOR_MASKS, U2Server, parse_tree, render_response, select, write_tree,
 )
+
+from _rigs import AdbHost
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -268,57 +269,17 @@ def test_late_body_gets_100_continue_and_http_client_accepts_it() -> None:
 # ============================================================================ end to end
 adbutils = pytest.importorskip("adbutils")
 u2 = pytest.importorskip("uiautomator2")
-ADB = adbutils.adb_path()
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@dataclass
-class Host:
-    port: int
-    env: dict[str, str]
-
-    def adb(self, *args: str, timeout: float = 60) -> subprocess.CompletedProcess[bytes]:
-        return subprocess.run([ADB, "-P", str(self.port), *args], env=self.env, stdin=subprocess.DEVNULL,
-                              capture_output=True, timeout=timeout)
-
-    def client(self) -> "adbutils.AdbClient":
-        return adbutils.AdbClient(host="127.0.0.1", port=self.port, socket_timeout=30)
-
-    def wait_device(self, serial: str, timeout: float = 20) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for line in self.adb("devices").stdout.decode().splitlines()[1:]:
-                if line.split()[:2] == [serial, "device"]:
-                    return
-            time.sleep(0.05)
-        raise AssertionError(f"{serial} never came online")
 
 
 @pytest.fixture(scope="module")
-def host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Host]:
-    home = tmp_path_factory.mktemp("adbhome_u2")
-    port = _free_port()
-    env = dict(os.environ, HOME=str(home), ANDROID_USER_HOME=str(home / ".android"),
-               ANDROID_ADB_SERVER_PORT=str(port))
-    for k in ("ADB_SERVER_SOCKET", "ANDROID_SERIAL"):
-        env.pop(k, None)
-    h = Host(port, env)
-    r = h.adb("start-server")
-    assert r.returncode == 0, r.stderr
-    try:
-        yield h
-    finally:
-        h.adb("kill-server", timeout=30)  # our private server only
+def host(adb_host: AdbHost) -> AdbHost:
+    """The module's private adb server (the ``adb_host`` rig)."""
+    return adb_host
 
 
 @dataclass
 class Rig:
-    host: Host
+    host: AdbHost
     phone: Any
     server: U2Server
     d: Any  # uiautomator2.Device
@@ -329,17 +290,12 @@ class Rig:
 
 
 @pytest.fixture(scope="module")
-def rig(host: Host) -> Iterator[Rig]:
-    from device.virtual.phone import VirtualPhone
+def rig(host: AdbHost) -> Iterator[Rig]:
     from device.virtual.u2server import install_u2server
 
-    phone = VirtualPhone({"seed": 3})
-    phone.start()
+    phone = host.start_phone(seed=3)  # connected to the module's server; stopped with it
     try:
-        server = install_u2server(phone)
-        r = host.adb("connect", phone.serial)
-        assert b"connected to" in r.stdout, r
-        host.wait_device(phone.serial)
+        server = install_u2server(phone)  # a server of our own on port 9008, to look inside
         # u2.connect(serial) resolves the serial through adbutils' module-level client: point it
         # at OUR adb server (never the shared default one) for the duration of the module
         saved = adbutils.adb
@@ -351,13 +307,12 @@ def rig(host: Host) -> Iterator[Rig]:
         finally:
             adbutils.adb = saved
     finally:
-        host.adb("disconnect", phone.serial)
-        phone.stop()
+        host.stop_phone(phone)
 
 
 def _go_home(rig: Rig) -> None:
     rig.d.press("home")
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + 30  # a failure guard
     while rig.phone.foreground()[0] != "com.android.launcher3" and time.monotonic() < deadline:
         time.sleep(0.05)
     assert rig.phone.foreground()[0] == "com.android.launcher3"
@@ -425,13 +380,78 @@ def test_dump_hierarchy_parses_and_matches_the_sim(rig: Rig) -> None:
     sim_texts = {e.text for e in rig.phone.observation().elements if e.text}
     got = {e.text for e in h.elements if e.text}
     assert "Settings" in got and sim_texts <= got
-    from device.virtual.u2server import screen_xml
-
-    # the dump, byte for byte: the sim's tree inside the real decor chain of an app window
-    assert xml == screen_xml(rig.phone, rig.phone.hierarchy_xml())
-    assert 'resource-id="android:id/content"' in xml and "android:id/content" not in rig.phone.hierarchy_xml()
+    # the dump is the sim's own tree inside the real decor chain of an app window; the expected
+    # tree is built here by hand from the phone's raw XML, both read with ElementTree (not the
+    # server's parser or serialiser), so a bug in either shows as a difference
+    raw = rig.phone.hierarchy_xml()
+    assert "android:id/content" not in raw
+    assert xml.startswith("<?xml version='1.0' encoding='UTF-8' standalone='yes' ?><hierarchy rotation=\"0\"><node ")
+    assert xml.endswith("</node></hierarchy>")
+    _agree(_et_tree(xml), _decorated(raw, (1080, 2400)))
     pretty = rig.d.dump_hierarchy(pretty=True, max_depth=1)
     assert len(parse_hierarchy(pretty).elements) <= len(h.elements)
+
+
+_Tree = tuple[list[tuple[str, str]], list[Any]]
+
+
+def _et_tree(text: str) -> list[_Tree]:
+    """The windows of a dump as ElementTree reads them: each node's attributes (in document
+    order, entities resolved) and its children."""
+    import xml.etree.ElementTree as ET
+
+    def walk(el: Any) -> _Tree:
+        return list(el.attrib.items()), [walk(c) for c in el]
+
+    root = ET.fromstring(text)
+    assert root.tag == "hierarchy" and all(c.tag == "node" for c in root.iter() if c is not root)
+    return [walk(w) for w in root]
+
+
+def _decorated(raw: str, screen: tuple[int, int]) -> list[Any]:
+    """What a real app window's dump looks like, built by hand from the phone's raw windows: the
+    app's root moves under FrameLayout > LinearLayout (to the navigation bar) > FrameLayout
+    ``android:id/content`` (below the status bar), with ``statusBarBackground`` and
+    ``navigationBarBackground`` as the decor's last children (DecorView, ``screen_simple``).
+    A decor node is a dict of the attributes it must have (in the app root's attribute order);
+    every other node is the raw one, exactly."""
+    import re
+
+    W, H = screen
+    wins = _et_tree(raw)
+    attrs = [dict(a) for a, _ in wins]
+    box = {a.get("resource-id"): [int(v) for v in re.findall(r"-?\d+", a["bounds"])] for a in attrs}
+    status = box["com.android.systemui:id/status_bar"][3]
+    nav = box["com.android.systemui:id/navigation_bar_frame"][1]
+    [at] = [i for i, a in enumerate(attrs) if a["package"] != "com.android.systemui"]  # the one app window
+    app_attrs, app_kids = wins[at]
+    order = [k for k, _ in app_attrs]
+    pkg = dict(app_attrs)["package"]
+
+    def decor(cls: str, rid: str, b: tuple[int, int, int, int], index: int, kids: list[Any]) -> Any:
+        want = {"index": str(index), "text": "", "resource-id": rid, "class": cls, "package": pkg,
+                "content-desc": "", "clickable": "false", "bounds": "[%d,%d][%d,%d]" % b}
+        return {k: want[k] for k in order if k in want}, kids
+
+    moved = ([(k, "0" if k == "index" else v) for k, v in app_attrs], app_kids)  # the content's only child
+    content = decor("android.widget.FrameLayout", "android:id/content", (0, status, W, nav), 0, [moved])
+    frame = decor("android.widget.FrameLayout", "", (0, 0, W, H), at, [
+        decor("android.widget.LinearLayout", "", (0, 0, W, nav), 0, [content]),
+        decor("android.view.View", "android:id/statusBarBackground", (0, 0, W, status), 1, []),
+        decor("android.view.View", "android:id/navigationBarBackground", (0, nav, W, H), 2, [])])
+    return [*wins[:at], frame, *wins[at + 1:]]
+
+
+def _agree(got: list[_Tree], want: list[Any], path: str = "hierarchy") -> None:
+    assert len(got) == len(want), (path, len(got), len(want))
+    for i, ((g_attrs, g_kids), (w_attrs, w_kids)) in enumerate(zip(got, want)):
+        where = f"{path}/{i}"
+        if isinstance(w_attrs, dict):  # a decor node: these attributes, in this order, among its own
+            assert [k for k, _ in g_attrs if k in w_attrs] == list(w_attrs), (where, g_attrs)
+            assert {k: v for k, v in g_attrs if k in w_attrs} == w_attrs, (where, g_attrs)
+        else:  # a node of the phone's own: every attribute, in the same order
+            assert g_attrs == w_attrs, (where, g_attrs, w_attrs)
+        _agree(g_kids, w_kids, where)
 
 
 def test_click_coordinates_opens_an_app(rig: Rig) -> None:
@@ -652,7 +672,9 @@ def test_concurrent_clients_and_garbage(rig: Rig) -> None:
 
 
 def test_latency_p50(rig: Rig) -> None:
-    """p50 of screenshot and dump_hierarchy through the whole stack (u2 → adb → adbd → sim)."""
+    """p50 of screenshot and dump_hierarchy through the whole stack (u2 → adb → adbd → sim),
+    printed as figures (speeds are the bench's business, not a test's); what is checked is that
+    every call reached the server once and the server's own time lies within the round trips."""
     _go_home(rig)
     rig.d.screenshot()
     base = {k: list(v) for k, v in rig.server.stats.items()}
@@ -664,9 +686,10 @@ def test_latency_p50(rig: Rig) -> None:
         t0 = time.perf_counter()
         rig.d.dump_hierarchy()
         dumps.append(time.perf_counter() - t0)
-    for method in ("takeScreenshot", "dumpWindowHierarchy"):  # time spent inside the server
+    for method, client in (("takeScreenshot", shots), ("dumpWindowHierarchy", dumps)):  # time inside the server
         n = rig.server.stats[method][0] - base.get(method, [0, 0.0])[0]
         t = rig.server.stats[method][1] - base.get(method, [0, 0.0])[1]
+        assert n == len(client) and 0 < t <= sum(client), (method, n, t, sum(client))
         METRICS[f"server_{method}_mean_ms"] = t / n * 1000
     # the same right after an input event: the phone must render a new frame first
     fresh_shots, fresh_dumps = [], []
@@ -684,5 +707,4 @@ def test_latency_p50(rig: Rig) -> None:
     METRICS["u2_screenshot_after_input_p50_ms"] = statistics.median(fresh_shots) * 1000
     METRICS["u2_dump_hierarchy_after_input_p50_ms"] = statistics.median(fresh_dumps) * 1000
     print("\nu2 latency (ms): " + ", ".join(f"{k} {v:.1f}" for k, v in METRICS.items()))
-    assert METRICS["u2_screenshot_p50_ms"] < 3000
-    assert METRICS["u2_dump_hierarchy_p50_ms"] < 3000
+    assert all(v > 0 for v in METRICS.values()), METRICS
