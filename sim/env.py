@@ -76,6 +76,7 @@ class SimEnv:
                      quality=self.quality, step_seconds=self.step_seconds, screenshots=self.screenshots,
                      state=self._state)
         env._step = self._step
+        env._foreground = dict(self._foreground) if self._foreground is not None else None  # read_state() too
         return env
 
     def patch(self, patch: StatePatch | dict[str, Any]) -> None:
