@@ -7,7 +7,9 @@ One cluster serves the module (it starts in seconds and the module shuts it down
 * nothing Ray (or a phone) starts listens beyond loopback, and token auth is on;
 * a node removed without grace mid-run: the run completes, the moved episodes carry
   ``attempts == 2`` and ``retried_from`` naming the lost host and the phone (or sim target) the
-  episode had there, and the summary equals the same run on the local executor;
+  episode had there, and the summary equals the same run on the local executor. The policy
+  ``trained`` is the stand-in model server (:class:`_netproc.HeldModel`), held while the node is
+  removed: the episode on that node's phone cannot finish first, so it is certainly moved;
 * SIGKILL of the driver, a host re-added on a new node, then ``--resume``: the same summary, no
   duplicate ids, and the re-added host runs episodes.
 """
@@ -15,7 +17,6 @@ One cluster serves the module (it starts in seconds and the module shuts it down
 from __future__ import annotations
 
 import importlib.util
-import ipaddress
 import json
 import os
 import signal
@@ -23,6 +24,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -31,12 +33,15 @@ import pytest
 if importlib.util.find_spec("ray") is None:  # not imported here: the cluster sets Ray's environment first
     pytest.skip("Ray is not installed (pip install 's2r[ray]')", allow_module_level=True)
 
+from _netproc import HeldModel, listeners, loopback  # noqa: E402
+
 TASKS = "settings.wifi_on,settings.dnd_on"
 EPISODES = 2 * 2 * 2  # policies x tasks x backends
 
 
-def _cmd(out: Path, ray: str | None, resume: bool = False) -> list[str]:
-    cmd = [sys.executable, "-m", "s2r.cli", "paired", "--policy", "base=random:7", "--policy", "trained=oracle",
+def _cmd(out: Path, ray: str | None, trained: str, resume: bool = False) -> list[str]:
+    """The run: ``base`` is random:7, ``trained`` the held stand-in model (``trained`` is its spec)."""
+    cmd = [sys.executable, "-m", "s2r.cli", "paired", "--policy", "base=random:7", "--policy", f"trained={trained}",
            "--device", "vdevice:1", "--split", "real59", "--tasks", TASKS, "--out", str(out), "--bootstrap", "200"]
     return cmd + (["--ray", ray] if ray else []) + (["--resume"] if resume else [])
 
@@ -56,6 +61,18 @@ def _records(run: Path) -> list[dict[str, Any]]:
     return [json.loads(x) for x in p.read_text().splitlines()] if p.exists() else []
 
 
+@contextmanager
+def _driver(cmd: list[str], stderr: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A driver process that is gone when the block ends, whatever the test found."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=stderr)
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(timeout=30)
+
+
 def _wait_for(pred: Any, proc: subprocess.Popen[bytes], timeout: float = 120) -> None:
     deadline = time.time() + timeout
     while not pred() and time.time() < deadline and proc.poll() is None:
@@ -64,10 +81,21 @@ def _wait_for(pred: Any, proc: subprocess.Popen[bytes], timeout: float = 120) ->
 
 
 @pytest.fixture(scope="module")
-def local_run(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+def model() -> Iterator[HeldModel]:
+    """The ``trained`` policy's model server, open unless a test holds it."""
+    m = HeldModel()
+    try:
+        yield m
+    finally:
+        m.close()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory: pytest.TempPathFactory, model: HeldModel
+              ) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """The same run on the local executor, started first: it runs while the cluster starts."""
     out = tmp_path_factory.mktemp("local") / "run"
-    proc = subprocess.Popen(_cmd(out, None), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(_cmd(out, None, model.spec), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         yield proc, out
     finally:
@@ -109,86 +137,47 @@ def local_summary(local_run: tuple[subprocess.Popen[bytes], Path]) -> dict[str, 
     return _summary(out)
 
 
-def _running_on_phone(host: str, serials: list[str]) -> bool:
-    """Whether ``host`` is running an episode on one of its phones now (its host actor says)."""
+def _running(host: str) -> dict[str, str | None]:
+    """The episodes ``host`` runs now and the phone (or sim target) of each (its host actor says)."""
     import ray
 
     try:
         actor = ray.get_actor(f"s2r-host:{host}", namespace="s2r")
-        return any(p in serials for p in ray.get(actor.running.remote(), timeout=10).values())
+        return ray.get(actor.running.remote(), timeout=10)
     except Exception:  # noqa: BLE001 - not up yet
-        return False
-
-
-def _tree(root: int) -> dict[int, str]:
-    """This process and its descendants (Ray's processes, the hosts and their phones): pid -> name."""
-    kids: dict[int, list[int]] = {}
-    names: dict[int, str] = {}
-    for d in Path("/proc").iterdir():
-        if d.name.isdigit():
-            try:
-                stat = (d / "stat").read_text()
-            except OSError:
-                continue
-            name, rest = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
-            names[int(d.name)] = name
-            kids.setdefault(int(rest[1]), []).append(int(d.name))
-    out, todo = {}, [root]
-    while todo:
-        pid = todo.pop()
-        out[pid] = names.get(pid, "?")
-        todo += kids.get(pid, [])
-    return out
-
-
-def _listeners() -> list[tuple[str, str]]:
-    """(process name, address) of every listening TCP socket of the tree, from /proc/net/tcp{,6}."""
-    listen: dict[str, str] = {}
-    for table, width in (("/proc/net/tcp", 8), ("/proc/net/tcp6", 32)):
-        for line in Path(table).read_text().splitlines()[1:]:
-            f = line.split()
-            if f[3] == "0A":  # TCP_LISTEN
-                raw = bytes.fromhex(f[1].split(":")[0])
-                # the kernel prints each 32-bit word in host (little-endian) order
-                ip = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))
-                listen[f[9]] = str(ipaddress.ip_address(ip))
-    got = []
-    for pid, name in _tree(os.getpid()).items():
-        try:
-            fds = list(Path(f"/proc/{pid}/fd").iterdir())
-        except OSError:
-            continue
-        for fd in fds:
-            try:
-                link = os.readlink(fd)
-            except OSError:
-                continue
-            if link.startswith("socket:[") and link[8:-1] in listen:
-                got.append((name, listen[link[8:-1]]))
-    return got
-
-
-def _loopback(ip: str) -> bool:
-    a = ipaddress.ip_address(ip)
-    return a.is_loopback or bool(getattr(a, "ipv4_mapped", None) and a.ipv4_mapped.is_loopback)
+        return {}
 
 
 def test_every_listener_on_loopback_and_token_auth_on(cluster: Any) -> None:
-    got = _listeners()
+    got = listeners()
     assert any(name == "gcs_server" for name, _ in got) and any(name == "raylet" for name, _ in got)
-    assert [x for x in got if not _loopback(x[1])] == []
+    assert [x for x in got if not loopback(x[1])] == []
     assert os.environ["RAY_AUTH_MODE"] == "token" and len(os.environ["RAY_AUTH_TOKEN"]) >= 32
     _, err = cluster.intruder.communicate(timeout=120)
     assert cluster.intruder.returncode != 0 and b"AuthenticationError" in err  # a wrong token is refused
 
 
-def test_node_lost_mid_run_moves_episodes_and_summary_is_unchanged(cluster: Any, local_summary: dict[str, Any],
-                                                                    tmp_path: Path) -> None:
+def test_node_lost_mid_run_moves_episodes_and_summary_is_unchanged(
+        cluster: Any, local_summary: dict[str, Any], local_run: tuple[subprocess.Popen[bytes], Path],
+        model: HeldModel, tmp_path: Path) -> None:
+    # the slots are the local run's: the episodes of `trained` on a phone wait for the held model
+    trained = {r["episode_id"] for r in _records(local_run[1]) if r["policy"] == "trained" and r["backend"] == "device"}
+    assert len(trained) == 2
     out = tmp_path / "ray"
-    proc = subprocess.Popen(_cmd(out, cluster.address), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    _wait_for(lambda: len(_records(out)) >= 2 and _running_on_phone("node-1", cluster.phones["node-1"]), proc)
-    cluster.kill_node(1)  # node-1 and its phone vanish without grace, an episode running on its phone
-    _, err = proc.communicate(timeout=300)
+    held: dict[str, str | None] = {}
+
+    def phone_held() -> bool:
+        held.update({e: p for e, p in _running("node-1").items() if e in trained and p in cluster.phones["node-1"]})
+        return bool(held)
+
+    model.hold()  # each phone takes one of them and keeps it until release: node-1's phone certainly does
+    with _driver(_cmd(out, cluster.address, model.spec), subprocess.PIPE) as proc:
+        try:
+            _wait_for(phone_held, proc)
+            cluster.kill_node(1)  # node-1 and its phone vanish without grace, an episode running on its phone
+        finally:
+            model.release()
+        _, err = proc.communicate(timeout=300)
     assert proc.returncode == 0, err.decode()[-2000:]
     recs = _records(out)
     ids = [r["episode_id"] for r in recs]
@@ -201,26 +190,44 @@ def test_node_lost_mid_run_moves_episodes_and_summary_is_unchanged(cluster: Any,
     assert any(r["backend"] == "device" for r in moved)  # the one killed on node-1's phone
     assert moved and [(r["retried_from"], r["host"]) for r in moved] == [(where[r["backend"]], "node-0")
                                                                          for r in moved]
+    (ep, phone), = held.items()  # the episode held on node-1's phone when the node went
+    assert ep in {r["episode_id"] for r in moved} and phone == lost_phone[0]
     assert all(r["error_kind"] is None for r in recs)  # nothing charged to a policy, no infra left
     assert b"host node-1 lost" in err
     assert _summary(out) == local_summary
 
 
 def test_driver_killed_then_resume_with_a_readded_host(cluster: Any, local_summary: dict[str, Any],
-                                                       tmp_path: Path) -> None:
+                                                       model: HeldModel, tmp_path: Path) -> None:
     out = tmp_path / "cut"
-    proc = subprocess.Popen(_cmd(out, cluster.address), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _wait_for(lambda: len(_records(out)) >= 2, proc)
-    proc.send_signal(signal.SIGKILL)  # a crash: the hosts keep their phones warm
-    proc.wait(timeout=30)
+    with _driver(_cmd(out, cluster.address, model.spec), subprocess.DEVNULL) as proc:
+        _wait_for(lambda: len(_records(out)) >= 2, proc)
+        proc.send_signal(signal.SIGKILL)  # a crash: the hosts keep their phones warm
+        proc.wait(timeout=30)
     before = len(_records(out))
     assert 2 <= before < EPISODES
     i = cluster.add_node()  # a host re-added on a new node
     cluster.add_host(i, device="vdevice:1", sim_pages=1, device_run={})
-    done = subprocess.run(_cmd(out, cluster.address, resume=True), capture_output=True, timeout=300)
+    done = subprocess.run(_cmd(out, cluster.address, model.spec, resume=True), capture_output=True, timeout=300)
     assert done.returncode == 0, done.stderr.decode()[-2000:]
     recs = _records(out)
     ids = [r["episode_id"] for r in recs]
     assert len(ids) == len(set(ids)) == EPISODES
     assert f"node-{i}" in {r["host"] for r in recs[before:]}  # the re-added host got work
     assert _summary(out) == local_summary
+
+
+def test_a_leaving_hosts_refusal_waits_until_it_has_nothing_in_flight() -> None:
+    """A host whose worker is leaving refuses new attempts; reported at once, the host would be
+    marked lost and the episodes it is still draining moved and run twice. The engine holds the
+    refusal back until that host has nothing else in flight (no Ray call is needed to see it)."""
+    from transfer.distributed.ray_engine import RayEngine, _Attempt
+
+    draining = _Attempt(actor=None, spec_json="{}", ref=object(), key="w3")
+    refused = _Attempt(actor=None, spec_json="{}", ref=object(), key="w3", refused=True)
+    elsewhere = _Attempt(actor=None, spec_json="{}", ref=object(), key="head")
+    assert RayEngine._refusals([draining, refused, elsewhere]) == []  # w3 still runs one
+    # its last one came back: reported (whatever other hosts run), not waited on
+    (h, lost), = RayEngine(driver="d").wait([refused, elsewhere], timeout=0)
+    assert h is refused and lost.kind == "leaving" and h.cancelled
+    assert RayEngine._refusals([refused]) == []  # reported once

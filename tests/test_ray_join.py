@@ -8,9 +8,19 @@ is read or written:
 
 * nothing the two workers start listens beyond loopback;
 * a driver given the head's address, and one given ``auto``, run episodes on the joined hosts;
+* Ctrl-C of a worker with an episode in flight: it takes no new episode, the one in flight
+  finishes there, it exits 0 with ``left the cluster`` and none of its processes is left; the
+  driver loses nothing;
+* a second stop during that wait leaves at once (exit 130) with one line naming the episode and
+  page left leased; the driver moves that episode; SIGKILL of a worker mid-episode: the same move,
+  and its Ray processes go with it;
 * Ctrl-C (SIGINT) of the joined worker leaves cleanly (exit 0) and the next driver no longer
   sees it; that driver's device episodes have no host left, so it stops with exit 3 and one
   line naming what is missing and the fix, keeping what ran for ``--resume``.
+
+An episode is "in flight" for certain: its policy is the stand-in model server, held
+(:class:`_netproc.HeldModel`), and an episode cannot end before its first step is answered.
+Waits have generous timeouts; they guard against a hang, they do not measure speed.
 """
 
 from __future__ import annotations
@@ -18,8 +28,8 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -33,13 +43,9 @@ import pytest
 if importlib.util.find_spec("ray") is None:
     pytest.skip("Ray is not installed (pip install 's2r[ray]')", allow_module_level=True)
 
-from test_ray_cluster import _listeners, _loopback  # noqa: E402  (same /proc readers)
+from _netproc import HeldModel, free_port, kill_all, listeners, loopback, snapshot, wait_gone  # noqa: E402
 
-
-def _port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+LEAVING = "leaving: waiting for the episodes in flight …"
 
 
 class Proc:
@@ -47,14 +53,32 @@ class Proc:
 
     def __init__(self, name: str, cmd: list[str], env: dict[str, str], root: Path):
         self.out, self.err = root / f"{name}.out", root / f"{name}.err"
+        self.seen: dict[int, tuple[str, int]] = {}  # its process tree, as last looked at
         with self.out.open("wb") as o, self.err.open("wb") as e:
             # its own process group, as a terminal gives a command: Ctrl-C reaches the whole group
             self.p = subprocess.Popen(cmd, env=env, stdout=o, stderr=e, stdin=subprocess.DEVNULL,
                                       start_new_session=True)
 
+    def look(self) -> dict[int, tuple[str, int]]:
+        """Its process tree now (Ray's processes run in sessions of their own: a process group
+        signal does not find them, this does), kept for :meth:`stop`."""
+        if self.p.poll() is None:
+            self.seen.update(snapshot(self.p.pid))
+        return dict(self.seen)
+
     def ctrl_c(self) -> None:
-        """What Ctrl-C in its terminal does: SIGINT to the worker and every process it started."""
+        """What Ctrl-C in its terminal does: SIGINT to the worker and every process in its group."""
         os.killpg(self.p.pid, signal.SIGINT)
+
+    def sigterm(self) -> None:
+        """What a service manager's or a shell's stop does: SIGTERM to the whole process group."""
+        os.killpg(self.p.pid, signal.SIGTERM)
+
+    def lines(self) -> list[str]:
+        """The lines a worker prints itself on leaving (Ray adds its own news of other nodes to
+        the same streams: a raylet that ended elsewhere in the cluster, say)."""
+        return [ln for ln in self.out.read_text(errors="replace").splitlines()
+                if ln.startswith(("leaving:", "left the cluster", "audit ", "interrupted"))]
 
     def text(self) -> str:
         return self.out.read_text(errors="replace") + self.err.read_text(errors="replace")
@@ -66,17 +90,19 @@ class Proc:
         assert what in self.text(), f"{what!r} never came:\n{self.text()[-3000:]}"
 
     def stop(self) -> None:
+        self.look()
         if self.p.poll() is None:
             self.ctrl_c()
             try:
-                self.p.wait(timeout=20)
+                self.p.wait(timeout=60)
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 self.p.wait(timeout=20)
-        try:  # whatever of its group is left (Ray's processes)
+        try:  # whatever of its group is left
             os.killpg(self.p.pid, signal.SIGKILL)
         except ProcessLookupError:
             pass
+        kill_all(self.seen)  # and of its tree (Ray's processes)
 
 
 @pytest.fixture(scope="module")
@@ -87,7 +113,7 @@ def joined(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     raytmp = tempfile.mkdtemp(prefix="s2rj", dir="/tmp")  # short: Ray's unix sockets live below it
     env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
     env.update(HOME=str(home), RAY_TMPDIR=raytmp, PYTHONUNBUFFERED="1", COLUMNS="300")
-    port = _port()
+    port = free_port()
     s2r = [sys.executable, "-m", "s2r.cli"]
     procs: list[Proc] = []
     try:
@@ -98,13 +124,45 @@ def joined(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         w2 = Proc("w2", s2r + ["worker", "--address", f"127.0.0.1:{port}", "--sim", "1", "--name", "w2"], env, root)
         procs.append(w2)
         w2.wait_for("host w2 ready", 60)
-        yield {"head": head, "w2": w2, "port": port, "env": env, "root": root, "s2r": s2r}
+        yield {"head": head, "w2": w2, "port": port, "env": env, "root": root, "s2r": s2r, "procs": procs}
     finally:
         for p in reversed(procs):
             p.stop()
-        import shutil
-
         shutil.rmtree(raytmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def model() -> Iterator[HeldModel]:
+    """The model server of the drivers' ``held`` policy, open unless a test holds it."""
+    m = HeldModel()
+    try:
+        yield m
+    finally:
+        m.close()
+
+
+def _join(j: dict[str, Any], name: str) -> Proc:
+    """Another worker joining the cluster with one sim page (stopped by the fixture at the latest)."""
+    w = Proc(name, j["s2r"] + ["worker", "--address", f"127.0.0.1:{j['port']}", "--sim", "1", "--name", name],
+             j["env"], j["root"])
+    j["procs"].append(w)
+    w.wait_for(f"host {name} ready", 90)
+    return w
+
+
+def _held_run(j: dict[str, Any], model: HeldModel, out: Path, limit: int) -> Proc:
+    """A driver running ``limit`` sim episodes with the held model as policy (stopped by the fixture)."""
+    d = Proc(out.name, j["s2r"] + ["run", "--ray", f"127.0.0.1:{j['port']}", "--sim", "--policy",
+                                   f"held={model.spec}", "--split", "real59", "--limit", str(limit), "--out",
+                                   str(out)], j["env"], j["root"])
+    j["procs"].append(d)
+    return d
+
+
+def _in_flight(line: str) -> dict[str, str]:
+    """The episodes a worker's leaving line names: ``… N in flight: EP on PHONE, …`` → {EP: PHONE}."""
+    named = line.split(" in flight: ", 1)[1].split(" (Ctrl-C again", 1)[0]
+    return {} if named == "none" else dict(x.split(" on ", 1) for x in named.split(", "))
 
 
 def _drive(j: dict[str, Any], ray: str, out: Path, *extra: str, env: dict[str, str] | None = None
@@ -120,10 +178,10 @@ def _records(out: Path) -> list[dict[str, Any]]:
 
 
 def test_joined_hosts_listen_on_loopback_only_and_take_episodes(joined: dict[str, Any]) -> None:
-    got = _listeners()
+    got = listeners()
     assert sum(name == "gcs_server" for name, _ in got) == 1  # the head's; the joined node has none
     assert sum(name == "raylet" for name, _ in got) >= 2  # one per node
-    assert [x for x in got if not _loopback(x[1])] == []
+    assert [x for x in got if not loopback(x[1])] == []
     assert f"cluster head at 127.0.0.1:{joined['port']}" in joined["head"].text()
     assert f"joined 127.0.0.1:{joined['port']}" in joined["w2"].text()
 
@@ -153,11 +211,96 @@ def test_ray_auto_finds_the_cluster_started_here(joined: dict[str, Any]) -> None
     assert "--ray auto found no cluster" in lost.stderr and not (joined["root"] / "nowhere").exists()
 
 
+def test_ctrl_c_with_an_episode_in_flight_drains_it_then_leaves(joined: dict[str, Any], model: HeldModel) -> None:
+    w3 = _join(joined, "w3")
+    out = joined["root"] / "drained"
+    model.hold()
+    try:
+        driver = _held_run(joined, model, out, limit=5)
+        model.wait_waiting(3, alive=lambda: driver.p.poll() is None)  # head, w2 and w3: one episode each
+        procs = w3.look()
+        assert any(name == "raylet" for name, _ in procs.values())
+        w3.ctrl_c()
+        w3.wait_for(LEAVING, 120)
+        assert model.held and w3.p.poll() is None  # it waits: its episode cannot have ended
+    finally:
+        model.release()
+    assert w3.p.wait(timeout=300) == 0, w3.text()[-2000:]
+    lines = w3.lines()
+    assert len(lines) == 2 and lines[0].startswith(LEAVING), w3.text()[-2000:]
+    drained = _in_flight(lines[0])
+    assert list(drained.values()) == ["default/sim"], lines[0]  # its one page, named with its episode
+    assert lines[1] == "left the cluster", w3.text()[-2000:]  # drained and closed, nothing else
+    assert wait_gone(procs) == {}  # the worker's Ray node went with it
+
+    assert driver.p.wait(timeout=300) == 0, driver.text()[-2000:]
+    recs = _records(out)
+    ids = [r["episode_id"] for r in recs]
+    assert len(ids) == len(set(ids)) == 5 and all(r["error_kind"] is None for r in recs)  # nothing lost
+    (ep,) = drained
+    on_w3 = [r for r in recs if r["host"] == "w3"]
+    # the episode in flight finished where it was, once; w3 took nothing after Ctrl-C (an episode
+    # the driver offered it then was moved: attempts 2, from w3's page)
+    assert [(r["episode_id"], r["attempts"]) for r in on_w3] == [(ep, 1)]
+    assert all(r["host"] != "w3" and r["attempts"] == 2 for r in recs if (r["retried_from"] or "").startswith("w3/"))
+
+
+def test_a_second_stop_leaves_at_once_and_a_killed_worker_loses_nothing(joined: dict[str, Any],
+                                                                        model: HeldModel) -> None:
+    w4 = _join(joined, "w4")
+    out = joined["root"] / "abandoned"
+    model.hold()
+    try:
+        driver = _held_run(joined, model, out, limit=3)
+        model.wait_waiting(3, alive=lambda: driver.p.poll() is None)
+        procs = w4.look()
+        w4.sigterm()  # a service manager's stop: every process of the group gets it
+        w4.wait_for(LEAVING, 120)
+        w4.ctrl_c()  # the second stop: leave now
+        assert w4.p.wait(timeout=120) == 130, w4.text()[-2000:]
+        assert model.held  # it left while its episode was still waiting for the model
+        assert wait_gone(procs) == {}
+    finally:
+        model.release()
+    lines = w4.lines()
+    assert len(lines) == 2 and lines[0].startswith(LEAVING), w4.text()[-2000:]
+    (ep, page), = _in_flight(lines[0]).items()
+    assert lines[-1].startswith("left the cluster at once (second Ctrl-C while waiting for the episodes in "
+                                f"flight): 1 episode(s) left leased on host w4: {ep} on {page}; "), lines[-1]
+    assert "are released as this node stops, and drivers move those episodes to another host" in lines[-1]
+    assert driver.p.wait(timeout=300) == 0, driver.text()[-2000:]
+    recs = {r["episode_id"]: r for r in _records(out)}
+    assert len(recs) == 3 and all(r["error_kind"] is None for r in recs.values())
+    moved = recs[ep]
+    assert (moved["host"] != "w4", moved["attempts"], moved["retried_from"]) == (True, 2, "w4/default/sim")
+
+    # SIGKILL of a worker (no chance to drain): its node goes with it, the driver moves the episode
+    w5 = _join(joined, "w5")
+    out = joined["root"] / "killed"
+    model.hold()
+    try:
+        driver = _held_run(joined, model, out, limit=3)
+        model.wait_waiting(3, alive=lambda: driver.p.poll() is None)
+        procs = w5.look()
+        w5.p.kill()
+        assert w5.p.wait(timeout=60) == -signal.SIGKILL
+        assert wait_gone(procs) == {}  # nothing of its Ray node outlives it
+    finally:
+        model.release()
+    assert driver.p.wait(timeout=300) == 0, driver.text()[-2000:]
+    recs = {r["episode_id"]: r for r in _records(out)}
+    assert len(recs) == 3 and all(r["error_kind"] is None for r in recs.values())
+    assert [(r["attempts"], r["retried_from"]) for r in recs.values() if r["attempts"] > 1] == [(2, "w5/default/sim")]
+    assert "w5" not in {r["host"] for r in recs.values()}
+
+
 def test_sigint_leaves_cleanly_and_a_shortage_is_one_line(joined: dict[str, Any]) -> None:
     w2 = joined["w2"]
+    procs = w2.look()
     w2.ctrl_c()
-    assert w2.p.wait(timeout=60) == 0, w2.text()[-2000:]
-    assert "leaving: waiting for the episodes in flight" in w2.text() and "left the cluster" in w2.text()
+    assert w2.p.wait(timeout=120) == 0, w2.text()[-2000:]
+    assert w2.lines() == [f"{LEAVING} 0 in flight: none (Ctrl-C again leaves at once)", "left the cluster"]
+    assert wait_gone(procs) == {}
 
     out = joined["root"] / "short"
     env = {**joined["env"], "S2R_RAY_HOST_WAIT_S": "2"}

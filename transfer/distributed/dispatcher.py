@@ -35,7 +35,7 @@ from ..runner import EpisodeSpec, _OutageRun
 from ..rundir import RunDir
 from ..session import NoUsableDevices
 
-LOST_KINDS = ("actor_died", "node_died", "object_lost", "deadline")
+LOST_KINDS = ("actor_died", "node_died", "object_lost", "deadline", "leaving")
 
 
 class HostLost(Exception):
@@ -366,7 +366,7 @@ class Dispatcher:
 
 #: How a lost host's reason reads in messages.
 _WHY = {"node_died": "node died", "actor_died": "actor died", "object_lost": "result lost",
-        "deadline": "no result within the episode deadline"}
+        "deadline": "no result within the episode deadline", "leaving": "its worker is leaving"}
 
 
 def trace_files(trace_dir: Path) -> dict[str, bytes]:

@@ -12,6 +12,10 @@ A driver announces itself with :meth:`EpisodeHost.begin`; episodes of any earlie
 in flight (a driver that crashed) are cancelled at their next step: the step answers like an
 unreachable policy server, so the episode's setup is undone and the phone stays in service, and
 the dead driver's result is never read.
+
+A host that is leaving (:meth:`EpisodeHost.drain`, Ctrl-C on its worker) takes no new episode:
+a lease or a run it has not started answers ``{"leaving": True}`` and the driver moves that
+episode to another host; what already runs here finishes and is returned as usual.
 """
 
 from __future__ import annotations
@@ -98,6 +102,7 @@ class EpisodeHost:
         self._inflight = 0
         self._held: dict[str, tuple[str, str, Lease | None, float]] = {}  # ticket -> driver, spec, lease, since
         self._running: dict[str, tuple[str, str | None]] = {}  # ticket -> episode id, phone
+        self._leaving = False  # set by drain(): no new episode starts here
         self._tmp = Path(tempfile.mkdtemp(prefix=f"s2r-{name}-"))
         try:
             self._open(device, sim_pages, device_run or {})
@@ -127,7 +132,7 @@ class EpisodeHost:
         phones = len(self.devices.farm.devices()) if self.devices is not None else 0
         pages = self.sim.pool.pages_per_profile if self.sim is not None else 0
         return {"name": self.name, "versions": versions(), "capacity": {"sim": pages, "device": phones},
-                "error": self.error, "pid": os.getpid(), "adb_port": self.adb_port,
+                "error": self.error, "pid": os.getpid(), "adb_port": self.adb_port, "leaving": self._leaving,
                 "phones": self.devices.describe() if self.devices is not None else []}
 
     def begin(self, driver: str) -> int:
@@ -155,10 +160,13 @@ class EpisodeHost:
                 bad.append(f"host {self.name}: policy {spec!r} does not load here: {e}"[:400])
         return bad
 
-    def lease(self, spec_json: str, driver: str) -> dict[str, str | None]:
+    def lease(self, spec_json: str, driver: str) -> dict[str, Any]:
         """First half of an attempt: take the phone or page the episode will start on, so that the
         driver knows it before anything runs (a host lost later is named ``HOST/PHONE`` in the
-        moved episode's ``retried_from``). Nothing runs here; :meth:`run` takes the ticket."""
+        moved episode's ``retried_from``). Nothing runs here; :meth:`run` takes the ticket.
+        A leaving host answers ``{"leaving": True}`` and takes nothing."""
+        if self._leaving:
+            return {"leaving": True}
         spec = EpisodeSpec.model_validate_json(spec_json)
         self._sweep()
         try:
@@ -173,8 +181,12 @@ class EpisodeHost:
     def run(self, ticket: str, spec_json: str, driver: str) -> dict[str, Any]:
         """Second half: run the episode on the phone :meth:`lease` took (a ticket given back in
         the meantime leases afresh), with the in-host retries on another phone of this host that
-        a local run has; the record and its trace files (the driver writes both)."""
+        a local run has; the record and its trace files (the driver writes both). A ticket leased
+        before the host began to leave still runs (:meth:`drain` waits for it); one given back
+        since answers ``{"leaving": True}``."""
         with self._lock:
+            if self._leaving and ticket not in self._held:
+                return {"leaving": True}
             held = self._held.pop(ticket, (None, None, None, None))[2]
             cancelled = self._drivers.setdefault(driver, threading.Event())
             self._inflight += 1
@@ -201,6 +213,16 @@ class EpisodeHost:
         with self._lock:
             return dict(self._running.values())
 
+    def leased(self) -> list[dict[str, str | None]]:
+        """Every episode that holds a phone or page here: running, or leased and about to run
+        (what a worker that leaves without draining names as left leased)."""
+        with self._lock:
+            out = [{"episode": ep, "phone": phone, "state": "running"} for ep, phone in self._running.values()]
+            for _, spec_json, held, _ in self._held.values():
+                out.append({"episode": EpisodeSpec.model_validate_json(spec_json).episode_id,
+                            "phone": _phone_of(held), "state": "leased"})
+        return out
+
     def release(self, ticket: str) -> None:
         """Give back a phone :meth:`lease` took for an episode that will not run here."""
         with self._lock:
@@ -223,11 +245,19 @@ class EpisodeHost:
         return list(self.devices.farm.events[since:]) if self.devices is not None else []
 
     def drain(self, timeout: float = 600.0) -> int:
-        """Wait for the episodes in flight (Ctrl-C on a worker); how many were still running."""
+        """Stop taking episodes and wait for those in flight (Ctrl-C on a worker): the running
+        ones and those leased whose run is on its way. How many were still there at ``timeout``.
+        Leaving first, so a driver cannot keep the host busy by sending more as each one ends."""
+        self._leaving = True
         deadline = time.monotonic() + timeout
-        while self._inflight and time.monotonic() < deadline:
+        while time.monotonic() < deadline:
+            self._sweep()  # a lease whose run never comes (its driver died) is given back
+            with self._lock:
+                left = self._inflight + len(self._held)
+            if not left:
+                break
             time.sleep(0.2)
-        return self._inflight
+        return left
 
     def close(self) -> list[dict[str, Any]]:
         """Close the farm (teardown, restore, audit) and the pages; the phones' closing reports."""

@@ -7,6 +7,10 @@ moves the episode. Token authentication is always on (``RAY_AUTH_MODE=token``) a
 off. A cluster on one machine is started from Python with every node on ``127.0.0.1``: Ray's CLI
 rewrites a loopback address to the interface address, and ``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``
 keeps a loopback address as given when a driver connects.
+
+A host that is leaving (Ctrl-C on its worker) refuses new attempts; the engine reports such a
+refusal as the host lost only once nothing else of that host is in flight here, so the episodes
+it is draining come back as results instead of being moved and run twice.
 """
 
 from __future__ import annotations
@@ -17,8 +21,11 @@ import secrets
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,16 +165,24 @@ def _lost(e: BaseException) -> HostLost:
     return HostLost("actor_died", f"{type(e).__name__}: {str(e)[:200]}")
 
 
+#: How a host that refused an attempt because it is leaving is named in the driver's lines.
+LEAVING = "the host's worker is leaving (Ctrl-C or SIGTERM there); it takes no new episode"
+
+
 @dataclass(eq=False)
 class _Attempt:
     """One attempt in flight on a host actor: first its ``lease`` call (which phone), then its
-    ``run`` call. Each is called once; a cancelled attempt never gets its second call."""
+    ``run`` call. Each is called once; a cancelled attempt never gets its second call.
+    ``refused``: the host answered that it is leaving (reported by :meth:`RayEngine.wait` once
+    the host has nothing else in flight)."""
 
     actor: Any
     spec_json: str
     ref: Any
+    key: str = ""
     ticket: str | None = None
     cancelled: bool = False
+    refused: bool = False
 
 
 class RayEngine:
@@ -189,10 +204,12 @@ class RayEngine:
             try:
                 actor = ray.get_actor(full, namespace=NAMESPACE)
                 key = actor._actor_id.hex()
+                raw = ray.get(actor.info.remote(), timeout=self.info_timeout)
+                if raw.get("leaving"):  # its worker is draining it: not a host to send work to
+                    continue
                 if key not in self.begun:  # a driver takes over the host: cancel an old driver's work
                     ray.get(actor.begin.remote(self.driver), timeout=self.info_timeout)
                     self.begun.add(key)
-                raw = ray.get(actor.info.remote(), timeout=self.info_timeout)
             except Exception:  # noqa: BLE001 - a host leaving while we look: it is not there
                 continue
             self.actors[key] = actor
@@ -202,28 +219,52 @@ class RayEngine:
 
     def submit(self, host: HostInfo, spec: EpisodeSpec) -> _Attempt:
         actor, spec_json = self.actors[host.key], spec.model_dump_json()
-        return _Attempt(actor, spec_json, actor.lease.remote(spec_json, self.driver))
+        return _Attempt(actor, spec_json, actor.lease.remote(spec_json, self.driver), key=host.key)
 
     def wait(self, handles: list[_Attempt], timeout: float) -> list[tuple[_Attempt, Started | Result | HostLost]]:
         import ray
 
-        by_ref = {h.ref: h for h in handles if not h.cancelled}
-        if not by_ref:
-            return []
+        live = [h for h in handles if not h.cancelled]
+        news = self._refusals(live)
+        by_ref = {h.ref: h for h in live if not h.refused}
+        if news or not by_ref:
+            return news
         refs = list(by_ref)
         ready, rest = ray.wait(refs, num_returns=1, timeout=timeout)
         if ready and rest:  # whatever else is done too, without waiting
             more, _ = ray.wait(rest, num_returns=len(rest), timeout=0)
             ready += more
-        return [self._news(by_ref[r]) for r in ready]
+        for r in ready:
+            h, got = self._news(by_ref[r])
+            if got is None:
+                h.refused = True
+            else:
+                news.append((h, got))
+        return news + self._refusals(live)
 
-    def _news(self, h: _Attempt) -> tuple[_Attempt, Started | Result | HostLost]:
+    @staticmethod
+    def _refusals(live: list[_Attempt]) -> list[tuple[_Attempt, Started | Result | HostLost]]:
+        """Attempts a leaving host refused, once nothing else of that host is in flight: reported
+        earlier, the host would be marked lost and the episodes it is still draining moved."""
+        busy = {h.key for h in live if not h.refused}
+        out: list[tuple[_Attempt, Started | Result | HostLost]] = []
+        for h in live:
+            if h.refused and h.key not in busy:
+                h.refused = False  # reported once
+                h.cancelled = True
+                out.append((h, HostLost("leaving", LEAVING)))
+        return out
+
+    def _news(self, h: _Attempt) -> tuple[_Attempt, Started | Result | HostLost | None]:
+        """What one finished call says; ``None`` when the host refused it because it is leaving."""
         import ray
 
         try:
             got = ray.get(h.ref)
         except Exception as e:  # noqa: BLE001 - an episode's own errors come back as records
             return h, _lost(e)
+        if got.get("leaving"):
+            return h, None
         if h.ticket is None:  # the phone is taken: run the episode on it (the attempt's one run)
             h.ticket = got["ticket"]
             h.ref = h.actor.run.remote(h.ticket, h.spec_json, self.driver)
@@ -380,11 +421,50 @@ class RayExecutor:
         return self.dispatcher.run(specs, rundir)
 
 
+_POPEN_LOCK = threading.Lock()
+
+
+@contextmanager
+def _own_sessions() -> Iterator[bool]:
+    """Ray processes started inside get a session of their own (``setsid``); yields whether.
+
+    A terminal's Ctrl-C, a shell's or a service manager's stop reach every process of the
+    worker's process group. Ray blocks SIGINT in the processes it starts, but not SIGTERM or
+    SIGHUP: a raylet stopped with the worker takes the host actor down before the worker has
+    drained, and the drain then talks to a dead actor. In their own sessions those signals reach
+    the worker alone, which drains and then stops the node itself (:func:`stop_node`). They still
+    die with the worker if it is killed (the kernel's parent-death signal, Ray's fate sharing);
+    where the kernel cannot do that (not Linux), Ray's reaper kills the worker's process group
+    instead, so the processes are left in it.
+    """
+    from ray._private import services
+    from ray._private.utils import detect_fate_sharing_support
+
+    base = getattr(services, "ConsolePopen", None)
+    if base is None or not sys.platform.startswith("linux") or not detect_fate_sharing_support():
+        yield False
+        return
+
+    class _SessionPopen(base):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs["start_new_session"] = True
+            super().__init__(*args, **kwargs)
+
+    with _POPEN_LOCK:
+        services.ConsolePopen = _SessionPopen
+        try:
+            yield True
+        finally:
+            services.ConsolePopen = base
+
+
 def start_node(*, head: bool, address: str | None = None, node_ip: str | None = None, port: int = 6379,
                num_cpus: int | None = None, dashboard: bool = False) -> Any:
     """Start (``head``) or join a Ray node in this process's care, the way ``ray start`` would but
     from Python, so that a loopback address stays loopback. Returns Ray's node object; the node's
-    processes end with :func:`stop_node` (or this process)."""
+    processes end with :func:`stop_node` (or with this process). They run in sessions of their
+    own (:func:`_own_sessions`): a signal to the worker's process group does not stop the node
+    under a host that is still draining."""
     import ray._private.node as rnode
     from ray._private.parameter import RayParams
 
@@ -407,7 +487,8 @@ def start_node(*, head: bool, address: str | None = None, node_ip: str | None = 
     p = RayParams(**params)
     if not head and not dashboard:
         p.dashboard_agent_listen_port = None
-    node = rnode.Node(p, head=head, shutdown_at_exit=True, spawn_reaper=True)
+    with _own_sessions():
+        node = rnode.Node(p, head=head, shutdown_at_exit=True, spawn_reaper=True)
     if head:  # what `ray start --head` leaves for `--ray auto` (Ray's own lookup) on this machine
         from ray._private.utils import write_ray_address
 
@@ -415,12 +496,14 @@ def start_node(*, head: bool, address: str | None = None, node_ip: str | None = 
     return node
 
 
-def stop_node(node: Any) -> None:
-    """Stop the node's processes; a head also removes the address ``--ray auto`` would find."""
+def stop_node(node: Any, *, graceful: bool = True) -> None:
+    """Stop the node's processes (each is given a second to exit on SIGTERM with ``graceful``,
+    then killed; the raylet stops the workers it started, host actors included); a head also
+    removes the address ``--ray auto`` would find."""
     if getattr(node, "head", False):
         from ray._common.utils import reset_ray_address
         from ray._private.utils import read_ray_address
 
         if read_ray_address() == node.gcs_address:  # not a newer cluster's
             reset_ray_address()
-    node.kill_all_processes(check_alive=False, allow_graceful=True)
+    node.kill_all_processes(check_alive=False, allow_graceful=graceful)
