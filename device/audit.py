@@ -51,6 +51,8 @@ AUDIT_SETTINGS: dict[str, tuple[str, ...]] = {
                "font_scale", "volume_music_speaker"),
     "secure": ("ui_night_mode", "location_mode", "default_input_method", "enabled_input_methods"),
 }
+#: Settings keys that only record a service's state, → the service field that is read instead.
+_MIRRORED_BY: dict[str, str] = {"global/mode_ringer": "ringer_mode", "system/volume_music_speaker": "media_volume"}
 _FILE_ROOTS = ("/sdcard/Download", "/sdcard/Documents", "/sdcard/DCIM", "/sdcard/Pictures", "/sdcard/Music",
                "/sdcard/Movies")
 
@@ -171,6 +173,11 @@ def compare(before: PhoneSnapshot, after: PhoneSnapshot, *, s2r_files: set[str] 
             if rid not in a and not (_tagged(row) or (table == "calendars" and row.get("account_name") == "s2r")):
                 audit.changed.append(f"{_describe(table, row)} is gone")  # (s2r's own, left by a crash: cleaned)
     for k, v in before.settings.items():
+        # a key that is only AudioService's record of a state read from the service itself: the
+        # service is the authority (it writes the key late, under the output device's name, and
+        # may create it where a fresh phone has none), so the key alone is no change of the phone's
+        if _MIRRORED_BY.get(k) in before.services and _MIRRORED_BY[k] in after.services:
+            continue
         if after.settings.get(k, v) != v:
             audit.changed.append(f"setting {k}: {v!r} → {after.settings.get(k)!r}")
     for k, v in before.services.items():

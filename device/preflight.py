@@ -9,7 +9,11 @@ command output (parsed by :mod:`device.parsers`):
   whether the phone is s2r's virtual phone (exempt from real-world-effect refusals);
 * input — whether ``input`` may inject events (MIUI refuses without "USB debugging
   (Security settings)"), the IMEs, and whether s2r may switch IME;
-* power — screen on and keyguard dismissed.
+* power — screen on and keyguard dismissed: :func:`wake_and_unlock` wakes the screen and runs
+  ``wm dismiss-keyguard``, which dismisses a keyguard without a PIN and only shows the bouncer
+  of a secure one (PhoneWindowManager.dismissKeyguardLw → KeyguardBouncer.show); it then reads
+  the keyguard again to prove it is gone. A phone whose keyguard needs a PIN is reported
+  (``problems``) and never driven: s2r cannot, and must not, enter a PIN.
 
 :class:`DeviceTweaks` optionally keeps the screen awake and turns animations off, recording
 the old values and putting them back on close.
@@ -32,7 +36,7 @@ from device.parsers import (ParseError, device_info_from_props, parse_dumpsys_po
 from device.writers import SettingsJournal
 
 __all__ = ["Preflight", "run_preflight", "is_virtual", "DeviceTweaks", "wake_and_unlock", "check_device",
-           "ADB_IMES", "keyguard_showing"]
+           "ADB_IMES", "keyguard_showing", "keyguard_secure"]
 
 ADB_IMES = ("com.android.adbkeyboard/.AdbIME", "com.github.uiautomator/.AdbKeyboard",
             "com.github.uiautomator/.FastInputIME")
@@ -73,6 +77,8 @@ class Preflight(BaseModel):
     navigation_mode: str | None = Field(None, description="3button | 2button | gesture")
     screen_on: bool | None = None
     keyguard: bool | None = Field(None, description="True while the lock screen shows.")
+    keyguard_secure: bool | None = Field(None, description="The lock needs a PIN, pattern or password "
+                                                           "(s2r cannot dismiss it).")
     input_injection: bool | None = None
     ime_current: str | None = None
     imes_enabled: list[str] = Field(default_factory=list)
@@ -104,8 +110,28 @@ class Preflight(BaseModel):
                 f"{' · virtual' if self.virtual else ''}")
 
 
-_KEYGUARD = re.compile(r"\b(mShowingLockscreen|mDreamingLockscreen|isStatusBarKeyguard|mKeyguardShowing|"
-                       r"KeyguardShowing|keyguardShowing|mIsKeyguardShowing)[=:]\s*(true|false)")
+# Names under which dumps say the keyguard shows: DisplayPolicy's ``isKeyguardShowing=`` (Android
+# 11: glued to the end of the ``mShowingDream=…`` line after a space; 12+: its own line),
+# ``mDreamingLockscreen=`` (DisplayPolicy/PhoneWindowManager: the keyguard showing and not occluded),
+# KeyguardController's ``mKeyguardShowing=`` (``dumpsys activity``), older PhoneWindowManager's
+# ``mShowingLockscreen=``/``isStatusBarKeyguard=``, and OEM spellings. The name must not be the tail
+# of a longer word (``(?<![A-Za-z0-9_])``): ``\bKeyguardShowing`` could never match inside
+# ``isKeyguardShowing``, which is how a locked Android 12+ phone used to look unlocked.
+_KEYGUARD = re.compile(r"(?<![A-Za-z0-9_])(isKeyguardShowing|mShowingLockscreen|mDreamingLockscreen|"
+                       r"isStatusBarKeyguard|mKeyguardShowing|KeyguardShowing|keyguardShowing|mIsKeyguardShowing)"
+                       r"[=:]\s*(true|false)")
+_KEYGUARD_SECURE = re.compile(r"^[ \t]*KeyguardServiceDelegate[ \t]*\n(?:[ \t]+\S[^\n]*\n)*?[ \t]+secure=(true|false)",
+                              re.M)
+
+
+def keyguard_secure(*texts: str) -> bool | None:
+    """Whether the keyguard needs a PIN/pattern/password (KeyguardServiceDelegate ``secure=``, in
+    ``dumpsys window`` / ``dumpsys window policy``); None when no dump says."""
+    for t in texts:
+        m = _KEYGUARD_SECURE.search(t or "")
+        if m:
+            return m.group(1) == "true"
+    return None
 
 
 def keyguard_showing(*texts: str) -> bool | None:
@@ -191,10 +217,11 @@ def run_preflight(shell: Shell, *, probe_input: bool = True, capabilities: bool 
     except ParseError as e:
         pf.warnings.append(f"dumpsys power: {e}")
     pf.keyguard = keyguard_showing(win_text)
+    pf.keyguard_secure = keyguard_secure(win_text)
     if pf.screen_on is False:
         pf.problems.append("screen is off (s2r wakes it on start; check the lock settings)")
     if pf.keyguard:
-        pf.problems.append("the lock screen is showing: unlock the phone (s2r cannot enter a PIN)")
+        pf.problems.append(_locked_problem(pf))
     elif pf.keyguard is None:
         pf.warnings.append("cannot tell whether the lock screen is showing")
 
@@ -223,17 +250,49 @@ def run_preflight(shell: Shell, *, probe_input: bool = True, capabilities: bool 
     return pf
 
 
+def _locked_problem(pf: Preflight, tried: bool = False) -> str:
+    if pf.keyguard_secure:
+        return ("the lock screen is showing and needs a PIN, pattern or password: s2r cannot and "
+                "must not unlock it (unlock the phone yourself, or set Screen lock to None on a test phone)")
+    if tried:
+        return ("the lock screen is still showing after `wm dismiss-keyguard`: unlock the phone "
+                "(s2r never enters a PIN)")
+    return "the lock screen is showing (no PIN: DeviceEnv dismisses it on start)"
+
+
+def _keyguard_now(shell: Shell) -> tuple[bool | None, bool | None]:
+    text = shell.out(["dumpsys", "window"])
+    return keyguard_showing(text), keyguard_secure(text)
+
+
 def wake_and_unlock(shell: Shell, pf: Preflight | None = None) -> Preflight:
-    """Wake the screen and dismiss a keyguard that has no PIN; return a fresh preflight."""
+    """Wake the screen and dismiss a keyguard that has no PIN; return a fresh preflight.
+
+    ``wm dismiss-keyguard`` dismisses a keyguard without a PIN; on a secure one it only brings up
+    the bouncer (KeyguardBouncer.show: "If no security auth (password/pin/pattern) is set, this will
+    dismiss the whole Keyguard. Otherwise, show the bouncer."), which BACK puts away again, so the
+    phone is left on its lock screen as it was found. The keyguard is read again afterwards: only
+    a fresh ``isKeyguardShowing=false`` counts as unlocked. A keyguard that stays (secure, or one
+    the command could not dismiss) is in the fresh preflight's ``problems`` (DeviceEnv.start raises
+    ``DeviceNotReady`` naming the serial; a farm quarantines the phone with that reason)."""
     pf = pf or run_preflight(shell, probe_input=False, capabilities=False)
     if pf.screen_on is False:
         shell.run(["input", "keyevent", "KEYCODE_WAKEUP"])
         time.sleep(0.5)
     if pf.keyguard or pf.screen_on is False:
-        shell.run(["wm", "dismiss-keyguard"])
-        time.sleep(0.5)
+        showing, secure = _keyguard_now(shell)
+        if showing is not False:
+            shell.run(["wm", "dismiss-keyguard"])
+            time.sleep(0.5)
+            showing, secure2 = _keyguard_now(shell)
+            secure = secure2 if secure2 is not None else secure
+            if showing and secure:  # the bouncer came up: put it away, s2r never types a PIN
+                shell.run(["input", "keyevent", "KEYCODE_BACK"])
         fresh = run_preflight(shell, capabilities=pf.capabilities is None)
         fresh.capabilities = fresh.capabilities or pf.capabilities
+        if fresh.keyguard:
+            fresh.problems = [_locked_problem(fresh, tried=True) if x == _locked_problem(fresh) else x
+                              for x in fresh.problems]
         return fresh
     return pf
 
@@ -327,7 +386,8 @@ def check_device(serial: str) -> list[Any]:
     checks.append(Check("input injection", inj, {True: "allowed", False: "refused", None: "unknown"}[pf.input_injection],
                         "" if inj == "ok" else "Xiaomi: Developer options → USB debugging (Security settings)"))
     awake = "fail" if (pf.screen_on is False or pf.keyguard) else ("warn" if pf.keyguard is None else "ok")
-    checks.append(Check("screen", awake, f"screen on={pf.screen_on} keyguard={pf.keyguard}",
+    checks.append(Check("screen", awake, f"screen on={pf.screen_on} keyguard={pf.keyguard} "
+                                         f"secure={pf.keyguard_secure}",
                         "" if awake == "ok" else "wake and unlock the phone; set Screen lock to None on a test phone"))
     checks.append(Check("ime", "ok" if pf.ime_switch_allowed else "warn",
                         f"current {pf.ime_current}; ADB keyboard {pf.adb_ime or 'not installed'}",

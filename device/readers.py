@@ -47,8 +47,8 @@ from device.parsers import (ParseError, calls_from_rows, contacts_from_rows, dev
                             parse_content_rows, parse_dumpsys_activity, parse_dumpsys_window, parse_getprop,
                             parse_settings_get, parse_settings_list, resolve_tz, settings_to_worldstate)
 from device.parsers.services import (parse_airplane_mode, parse_bluetooth_dump, parse_location_enabled,
-                                     parse_night_mode, parse_volume_get, parse_wifi_status, parse_zen_mode,
-                                     service_missing)
+                                     parse_night_mode, parse_ringer_mode, parse_volume_get, parse_wifi_status,
+                                     parse_zen_mode, service_missing)
 from device.parsers.settings import SETTING_SOURCES
 
 __all__ = [
@@ -426,10 +426,18 @@ SERVICE_STATUS: dict[str, tuple[tuple[str, ...], Callable[[str], Any]]] = {
     "do_not_disturb": (("dumpsys", "notification"), parse_zen_mode),
     "dark_mode": (("cmd", "uimode", "night"), parse_night_mode),
     "location": (("cmd", "location", "is-location-enabled"), parse_location_enabled),
+    # AudioService: the stream's index (MediaShellCommand → VolumeCtrl ``[V] volume is N in range``),
+    # not ``system volume_music_speaker``, which AudioService writes only 500 ms after a change and
+    # only under the current output device's name (absent on a fresh phone); the ringer from
+    # ``dumpsys audio``'s ``- mode (external) = …`` (``global mode_ringer`` is only its record).
     "media_volume": (("cmd", "media_session", "volume", "--stream", "3", "--get"), parse_volume_get),
+    "ringer_mode": (("dumpsys", "audio"), parse_ringer_mode),
 }
 SERVICE_MIRRORED = frozenset(SERVICE_STATUS) | {"mobile_data"}
 """Fields whose settings key a raw ``settings put`` changes without changing the service."""
+#: The fields :meth:`StateReader.settings` reads from their services (the rest come from the keys).
+SERVICE_READ = ("wifi", "bluetooth", "airplane_mode", "do_not_disturb", "dark_mode", "location", "media_volume",
+                "ringer_mode")
 
 
 class ServiceUnavailable(ParseError):
@@ -489,15 +497,25 @@ class StateReader:
         return self._props
 
     def timezone(self) -> str | None:
+        """The phone's zone (``getprop persist.sys.timezone``), read once per reader (a session):
+        the wall times of the WorldState (event start/end, SMS and call dates, file times, the
+        clock) are local times of this zone; providers store UTC epoch milliseconds."""
+        cached = getattr(self, "_tz_read", None)
+        if cached is not None:
+            if cached[1]:
+                self.notes["timezone"] = cached[1]
+            return cached[0]
         tz = self.shell.getprop("persist.sys.timezone") or self.props().get("persist.sys.timezone")
-        if not tz:
-            return None
-        try:
-            resolve_tz(tz)
-        except ParseError:
-            self.notes["timezone"] = f"unknown zone {tz!r}; times read as UTC"
-            return None
-        return tz
+        note = ""
+        if tz:
+            try:
+                resolve_tz(tz)
+            except ParseError:
+                note = f"unknown zone {tz!r}; times read as UTC"
+                self.notes["timezone"] = note
+                tz = None
+        self._tz_read = (tz or None, note)
+        return tz or None
 
     def now(self, tz: str | None) -> datetime | None:
         out = self.shell.out(["date", "+%s"]).strip()
@@ -523,7 +541,7 @@ class StateReader:
         # where the raw key can disagree with the service, the service wins (the raw value is
         # the fallback only when this release lacks the status command)
         upd: dict[str, Any] = {}
-        for field in ("wifi", "bluetooth", "airplane_mode", "do_not_disturb", "dark_mode", "location"):
+        for field in SERVICE_READ:
             try:
                 upd[field] = read_setting_service(self.shell, field)
             except ServiceUnavailable as e:

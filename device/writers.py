@@ -183,8 +183,29 @@ def _commands(field: str, v: Any) -> list[list[str]]:
         "do_not_disturb": [["cmd", "notification", "set_dnd", "priority" if on else "off"]],
         "location": [["cmd", "location", "set-location-enabled", "true" if on else "false"]],
         "media_volume": [["cmd", "media_session", "volume", "--stream", "3", "--set", str(v)]],
+        "ringer_mode": _RINGER_COMMANDS.get(v, []) if isinstance(v, str) else [],
     }
     return table.get(field, [])
+
+
+#: How the shell user switches AudioService's ringer (frameworks/base services/core/java/com/
+#: android/server/audio/): ``cmd audio set-ringer-mode`` (AudioManagerShellCommand, Android 15;
+#: before it the verb is unknown and the command silently does nothing, which the verification
+#: catches), else the ring stream through MediaShellCommand's VolumeCtrl — AudioService maps ring
+#: volume 0 to VIBRATE (``getNewRingerMode``) and a raise in VIBRATE back to NORMAL without moving
+#: the index (``checkForRingerModeChange``; a ring volume left at 0 comes back as 1). Into or out
+#: of SILENT the volume path is refused to the shell ("Not allowed to change Do Not Disturb
+#: state"), so there only ``set-ringer-mode`` works.
+_RINGER_COMMANDS: dict[str, list[list[str]]] = {
+    "normal": [["cmd", "audio", "set-ringer-mode", "NORMAL"],
+               ["cmd", "media_session", "volume", "--stream", "2", "--adj", "raise"]],
+    "vibrate": [["cmd", "audio", "set-ringer-mode", "VIBRATE"],
+                ["cmd", "media_session", "volume", "--stream", "2", "--set", "0"]],
+    "silent": [["cmd", "audio", "set-ringer-mode", "SILENT"]],
+}
+#: A service applies these synchronously (the mode is set before the command returns): a short look.
+_VERIFY_AT_ONCE = {"ringer_mode": 0.75}
+_AUDIO_REFUSED = re.compile(r"Not allowed to change Do Not Disturb state")
 
 
 _CMD_FAILED = re.compile(r"(Unknown command|Unknown option|inaccessible or not found|not found|Exception|Error:|"
@@ -210,7 +231,7 @@ def set_setting(shell: Shell, field: str, value: Any, raw: SettingsJournal,
     """Set one ``WorldState.settings`` field and verify it through the authority the system uses.
 
     A field that mirrors a service (Wi-Fi, Bluetooth, airplane mode, mobile data, dark mode, Do
-    Not Disturb, location, media volume) is changed only by the service's own command and
+    Not Disturb, location, media volume, the ringer) is changed only by the service's own command and
     verified by the service's own status (:func:`current_setting`): on a stock phone a raw
     ``settings put wifi_on`` switches no radio, and ZenModeHelper writes ``zen_mode`` straight
     back, so a raw write would only *look* done. Other fields are plain provider keys
@@ -225,13 +246,17 @@ def set_setting(shell: Shell, field: str, value: Any, raw: SettingsJournal,
         for argv in _commands(field, value):
             r = shell.run(argv)
             text = r.text.strip()
-            if r.rc not in (0, None) or _CMD_FAILED.search(text):
-                missing += bool(_CMD_MISSING.search(text))
-                tried.append(f"`{' '.join(argv)}`: {text.splitlines()[0][:100] if text else f'exit {r.rc}'}")
+            if r.rc not in (0, None) or _CMD_FAILED.search(text) or _CMD_MISSING.search(text):
+                # a refusal by the service (this release cannot do it for the shell) counts as missing
+                missing += bool(_CMD_MISSING.search(text) or _AUDIO_REFUSED.search(text))
+                why = (r.err or "").strip() or text  # MediaShellCommand prints its help on stdout first
+                tried.append(f"`{' '.join(argv)}`: {why.splitlines()[-1][:100] if why else f'exit {r.rc}'}")
                 continue
-            if _wait_for(lambda: current_setting(shell, field) == value, verify_s):
+            if _wait_for(lambda: current_setting(shell, field) == value, min(verify_s, _VERIFY_AT_ONCE.get(field, verify_s))):
                 return "cmd: " + " ".join(argv)
-            tried.append(f"`{' '.join(argv)}` ran, but the service still reports {current_setting(shell, field)!r}")
+            now = current_setting(shell, field)
+            missing += field in _VERIFY_AT_ONCE and not text  # ran silently and did nothing: not on this release
+            tried.append(f"`{' '.join(argv)}` ran, but the service still reports {now!r}")
         n = len(_commands(field, value))
         raise SetupError(f"setting {field}={value!r} did not take effect: " + "; ".join(tried),
                          unsupported=n > 0 and missing == n)
@@ -433,35 +458,95 @@ on a person's phone one may come from the user or a sync adapter, so it is left 
 
 
 # ============================================================================ the writer
-def _bind(col: str, value: Any) -> list[str]:
-    """One ``--bind col:type:value`` (one argv word: quoting makes any text safe)."""
+#: From this API level (Android 11) ``content`` splits a binding on every unescaped ``:``.
+ESCAPED_BINDINGS_SDK = 30
+SdkSource = int | Callable[[], int | None] | None
+"""The phone's API level, or a function that finds it (asked only when a value needs it), or unknown."""
+
+
+def _escape_binding(text: str, sdk: int | None) -> str:
+    """A column or value as ``content --bind`` of API ``sdk`` reads it back literally.
+
+    frameworks/base cmds/content/src/com/android/commands/content/Content.java: from Android 11
+    ``parseBindValue`` splits the whole binding with ``splitWithEscaping(argument, ':')`` and
+    wants exactly three parts — ``\\`` makes the next character literal and is removed — so
+    ``\\`` and ``:`` are escaped. Up to Android 10 the value is ``argument.substring(
+    secondColonIndex + 1)``, taken as it is: nothing to escape (columns never hold a colon). An
+    unknown level is taken as 11+ (a Q phone would then keep the backslashes, and the row
+    read back after the insert would not match what was written)."""
+    if sdk is not None and sdk < ESCAPED_BINDINGS_SDK:
+        return text
+    return text.replace("\\", "\\\\").replace(":", "\\:")
+
+
+def _bind(col: str, value: Any, sdk: int | None = None) -> list[str]:
+    """One ``--bind col:type:value`` (one argv word: quoting makes any text safe; the colons and
+    backslashes of the text are escaped by the phone's rule, :func:`_escape_binding`)."""
+    c = _escape_binding(col, sdk)
     if value is None:
-        return ["--bind", f"{col}:n:"]
+        return ["--bind", f"{c}:n:"]
     if isinstance(value, bool):
-        return ["--bind", f"{col}:i:{int(value)}"]
+        return ["--bind", f"{c}:i:{int(value)}"]
     if isinstance(value, int):
-        return ["--bind", f"{col}:{'l' if abs(value) > 2**31 - 1 else 'i'}:{value}"]
-    return ["--bind", f"{col}:s:{value}"]
+        return ["--bind", f"{c}:{'l' if abs(value) > 2**31 - 1 else 'i'}:{value}"]
+    return ["--bind", f"{c}:s:{_escape_binding(str(value), sdk)}"]
 
 
-def _content_insert(shell: Shell, uri: str, values: dict[str, Any]) -> None:
+#: What a failed ``content`` prints, whatever its exit status (``Content.main`` returns normally,
+#: so the tool exits 0 after a bad binding and after a provider's exception alike).
+_USAGE_ERROR = re.compile(r"^\[ERROR\] .*$", re.M)  # Parser.parseCommand: USAGE, then "[ERROR] " + message
+_USAGE_TEXT = re.compile(r"^usage: adb shell content ", re.M)
+_PROVIDER_FAILURE = re.compile(r"^Error while accessing provider:.*$", re.M)  # Command.execute's catch
+_EXCEPTION_LINE = re.compile(r"^\s*(?:Caused by: )?(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:Exception|Error)\b.*$",
+                             re.M)
+
+
+def content_failure(r: Any) -> str | None:
+    """The phone's words when a ``content`` answer (a :class:`~device.adbshell.ShellResult`) is a
+    failure — an ``[ERROR]`` line, the usage text, ``Error while accessing provider`` or an
+    exception line, or a non-zero exit status — else None. ``content`` prints nothing when an
+    insert, update or delete succeeds."""
+    text = r.text or ""
+    m = _USAGE_ERROR.search(text)
+    if m:
+        return m.group(0).strip()
+    if _USAGE_TEXT.search(text):
+        return "content printed its usage: " + text.strip()[-200:]
+    head = _PROVIDER_FAILURE.search(text)
+    exc = _EXCEPTION_LINE.search(text)
+    if head or exc:
+        return " ".join(x.group(0).strip() for x in (head, exc) if x)[:400]
+    if r.rc not in (0, None) or re.search(r"(Permission Denial|Unknown URI)", text):
+        return text.strip()[:300] or f"exit status {r.rc}"
+    return None
+
+
+def _content_insert(shell: Shell, uri: str, values: dict[str, Any], sdk: SdkSource = None) -> None:
+    """``content insert`` one row; :class:`SetupError` with the phone's words when it did not take.
+    ``sdk`` decides how the bindings are escaped; a function is asked only when a value has a
+    ``:`` or ``\\`` (the rules of all versions agree on every other text)."""
+    if callable(sdk):
+        needs = any(isinstance(v, str) and (":" in v or "\\" in v) for v in (*values, *values.values()))
+        sdk = sdk() if needs else None
     argv = ["content", "insert", "--uri", uri]
     for k, v in values.items():
-        argv += _bind(k, v)
+        argv += _bind(k, v, sdk)
     r = shell.run(argv)
-    if r.rc not in (0, None) or re.search(r"(Exception|Error while|Permission Denial|Unknown URI)", r.text):
-        raise SetupError(f"content insert {uri} failed: {r.text.strip()[:200]}")
+    why = content_failure(r)
+    if why is not None:
+        raise SetupError(f"content insert {uri} failed: {why}")
 
 
-def _insert_tagged(shell: Shell, uri: str, values: dict[str, Any], tag_col: str, mark: str) -> None:
+def _insert_tagged(shell: Shell, uri: str, values: dict[str, Any], tag_col: str, mark: str,
+                   sdk: SdkSource = None) -> None:
     """Insert with the tag column; a provider without that column gets the row untagged
     (the journal then identifies it by id and content)."""
     try:
-        _content_insert(shell, uri, {**values, tag_col: mark})
+        _content_insert(shell, uri, {**values, tag_col: mark}, sdk)
     except SetupError as e:
         if "no column named" not in str(e) and "no such column" not in str(e):
             raise
-        _content_insert(shell, uri, values)
+        _content_insert(shell, uri, values, sdk)
 
 
 def _max_id(shell: Shell, uri: str) -> int:
@@ -526,10 +611,22 @@ class DeviceWriter:
         self.sms_writable: bool | None = None
         self.sms_why = ""
         self.restricted_sms = True  # the shell sees only inbox and sent SMS (not root)
+        #: the phone's API level (preflight's ``sdk``); None: read from the phone when a binding needs it
+        self.sdk: int | None = None
         self.calendar_id: str | None = None
         self.calendar_why = "no calendar s2r may write into (none created this session)"
         self._perm_packages: list[str] | None = None  # the apps s2r drives that this phone has
         self._perm_baseline: dict[str, dict[str, list[Any]]] | None = None
+
+    def _phone_sdk(self) -> int | None:
+        """The phone's API level (how ``content`` reads a binding): :attr:`sdk`, else
+        ``ro.build.version.sdk`` read once; None if the phone does not say."""
+        if self.sdk is None:
+            try:
+                self.sdk = int(self.shell.getprop("ro.build.version.sdk"))
+            except (ValueError, DeviceCommandError):
+                return None
+        return self.sdk
 
     # --- journal on disk ---------------------------------------------------------------------
     def journal_path(self) -> Path:
@@ -881,7 +978,7 @@ class DeviceWriter:
 
     def _add_contact(self, c: Contact, j: Journal) -> str:
         before = _max_id(self.shell, URI_RAW_CONTACTS)
-        _content_insert(self.shell, URI_RAW_CONTACTS, {"starred": int(c.starred)})
+        _content_insert(self.shell, URI_RAW_CONTACTS, {"starred": int(c.starred)}, self._phone_sdk)
         rows = content_query(self.shell, URI_RAW_CONTACTS, ("_id",))
         ids = [int(r["_id"]) for r in rows if str(r.get("_id") or "").isdigit() and int(r["_id"] or 0) > before]
         if not ids:
@@ -900,7 +997,7 @@ class DeviceWriter:
         if c.company:
             data.append({"mimetype": _MIME_ORG, "data1": c.company, "data2": 1})
         for d in data:
-            _content_insert(self.shell, URI_CONTACT_DATA, {"raw_contact_id": rid, **d})
+            _content_insert(self.shell, URI_CONTACT_DATA, {"raw_contact_id": rid, **d}, self._phone_sdk)
         rows = content_query(self.shell, URI_CONTACT_DATA, ("_id", "raw_contact_id", "mimetype", "data1"),
                              where=f"raw_contact_id={rid}")
         j.rows[-1].tagged = any(r.get("mimetype") == MIME_NOTE and marker(j.tag) in (r.get("data1") or "")
@@ -912,7 +1009,8 @@ class DeviceWriter:
         before = _max_id(self.shell, URI_SMS)
         when = local_to_ms(m.time, self.tz) if m.time else int(time.time() * 1000)
         _insert_tagged(self.shell, URI_SMS, {"address": m.address, "body": m.body, "type": _SMS_TYPES[m.box],
-                                             "read": int(m.read), "seen": 1, "date": when}, "subject", marker(j.tag))
+                                             "read": int(m.read), "seen": 1, "date": when}, "subject", marker(j.tag),
+                       self._phone_sdk)
         row = self._new_row("messages", URI_SMS, before, j, {"address": m.address, "body": m.body}, "subject")
         return f"message to/from {m.address} (sms {row.id})"
 
@@ -935,7 +1033,8 @@ class DeviceWriter:
         desc = e.description + invisible_marker(j.tag)  # the user sees descriptions: invisible form
         _content_insert(self.shell, URI_EVENTS, {
             "calendar_id": int(self._calendar_id()), "title": e.title, "dtstart": start, "dtend": end,
-            "allDay": int(e.all_day), "eventTimezone": tz, "eventLocation": e.location, "description": desc})
+            "allDay": int(e.all_day), "eventTimezone": tz, "eventLocation": e.location, "description": desc},
+            self._phone_sdk)
         row = self._new_row("events", URI_EVENTS, before, j, {"title": e.title}, "description", invisible=True)
         return f"event {e.title!r} (event {row.id})"
 
@@ -944,7 +1043,7 @@ class DeviceWriter:
         when = local_to_ms(c.time, self.tz) if c.time else int(time.time() * 1000)
         _insert_tagged(self.shell, URI_CALLS, {"number": c.number, "name": c.name, "type": _CALL_TYPES[c.kind],
                                                "date": when, "duration": c.duration_s, "new": 0},
-                       "transcription", marker(j.tag))
+                       "transcription", marker(j.tag), self._phone_sdk)
         row = self._new_row("calls", URI_CALLS, before, j, {"number": c.number}, "transcription")
         return f"call {c.kind} {c.number} (call {row.id})"
 

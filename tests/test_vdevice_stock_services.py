@@ -147,7 +147,12 @@ def test_bluetooth_airplane_location_volume_14(p14: Phone) -> None:
         "[V] will control stream=3 (STREAM_MUSIC)\n[V] will set volume to index=7\n[V] Connecting to AudioService\n")
     out = p14.out("cmd media_session volume --stream 3 --get")
     assert out.endswith("[V] volume is 7 in range [0..25]\n") and parse_volume_get(out) == 7
-    assert p14.world()["media_volume"] == 7 and p14.out("settings get system volume_music_speaker") == "7\n"
+    assert p14.world()["media_volume"] == 7
+    # AudioService persists the stream's key PERSIST_DELAY (500 ms) after the change, not at once
+    deadline = time.monotonic() + 5
+    while p14.out("settings get system volume_music_speaker") != "7\n":
+        assert time.monotonic() < deadline, "AudioService never persisted volume_music_speaker"
+        time.sleep(0.1)
 
 
 def test_unknown_service_and_subcommand(p14: Phone) -> None:

@@ -6,6 +6,12 @@
 * ``"SERIAL,SERIAL"`` — only these phones (``HOST:PORT`` for Wi-Fi/TCP phones);
 * ``"vdevice:N"`` (or ``vdevice:N:FLAVOR``) — start N of s2r's virtual phones, ``adb connect``
   them, and drive them through the very same adb path as USB phones.
+  ``vdevice:N:FLAVOR:KNOBS`` shapes them (:func:`parse_vdevice_knobs`): a comma-separated list of
+  ``[I@]name[=value]`` — ``locked``, ``locked_pin=1234``, ``anonymous``, ``timezone=America/New_York``,
+  ``android=11`` … — for every phone, or only phone ``I`` (0-based) with ``I@``; e.g.
+  ``vdevice:3:aosp:timezone=America/New_York,1@anonymous,2@locked_pin=1234``. Each phone is known
+  by its handle (``DeviceBackends.phones``), never by its properties: an ``anonymous`` phone that
+  poses as a real one is started, described and stopped all the same.
 
 A lease's env is the phone's :class:`device.env.DeviceEnv`. When an episode fails with an
 infrastructure error (the runner raises ``InfraError`` on ``error_kind == "infra"`` or a
@@ -25,7 +31,60 @@ from device.farm import DeviceFarm
 
 from .runner import EpisodeSpec, Lease
 
-__all__ = ["DeviceBackends", "parse_device_spec", "start_virtual_phones", "ensure_u2server"]
+__all__ = ["DeviceBackends", "parse_device_spec", "parse_vdevice_knobs", "start_virtual_phones", "ensure_u2server"]
+
+#: Knobs a ``vdevice:N:FLAVOR:KNOBS`` spec may set, and their types.
+SPEC_KNOBS: dict[str, type] = {"locked": bool, "locked_pin": str, "anonymous": bool, "timezone": str, "android": int,
+                               "permissive": bool, "google_account": str, "profile": str, "timing": str,
+                               "screen_timeout": bool}
+
+
+def parse_vdevice_knobs(spec: str, n: int | None = None) -> list[dict[str, Any]]:
+    """The per-phone knobs of ``vdevice:N:FLAVOR:KNOBS`` (one dict per phone, ``[]`` without KNOBS).
+
+    KNOBS is ``ITEM[,ITEM...]``, ITEM ``[I@]name[=value]``: a bare name sets a boolean knob,
+    ``I@`` limits the item to phone I. Raises ``ValueError`` naming the accepted knobs."""
+    parts = (spec or "").strip().split(":")
+    if not parts or parts[0] != "vdevice" or len(parts) < 4 or not ":".join(parts[3:]).strip():
+        return []
+    if n is None:
+        n = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 1
+    out: list[dict[str, Any]] = [{} for _ in range(n)]
+    for item in ":".join(parts[3:]).split(","):
+        item = item.strip()
+        if not item:
+            continue
+        who: list[int] = list(range(n))
+        if "@" in item:
+            idx, item = item.split("@", 1)
+            if not idx.strip().isdigit() or not 0 <= int(idx) < n:
+                raise ValueError(f"bad phone index in {spec!r}: {idx!r} (0..{n - 1})")
+            who = [int(idx)]
+        name, _, raw = item.partition("=")
+        name = name.strip().replace("-", "_")
+        kind = SPEC_KNOBS.get(name)
+        if kind is None:
+            raise ValueError(f"unknown vdevice knob {name!r}; known: {', '.join(sorted(SPEC_KNOBS))}")
+        value: Any
+        if kind is bool:
+            if raw and raw.strip().lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(f"knob {name} is on/off, got {raw!r}")
+            value = (raw.strip().lower() in ("1", "true", "yes", "on")) if raw else True
+        elif not raw:
+            raise ValueError(f"knob {name} needs a value: {name}=...")
+        else:
+            try:
+                value = kind(raw.strip())
+            except ValueError:
+                raise ValueError(f"knob {name} takes a {kind.__name__}, got {raw!r}") from None
+        for i in who:
+            out[i][name] = value
+    from device.virtual.knobs import PhoneKnobs
+
+    flavor = parts[2] if len(parts) > 2 and parts[2] else "aosp"
+    for k in out:  # each phone's knobs must make a valid phone
+        PhoneKnobs.model_validate({"flavor": flavor, **k})
+    return out
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +102,12 @@ def parse_device_spec(spec: str) -> tuple[str, list[str] | None, int, str]:
         try:
             n = int(parts[1]) if len(parts) > 1 and parts[1] else 1
         except ValueError:
-            raise ValueError(f"bad vdevice spec {spec!r}; use vdevice:N or vdevice:N:FLAVOR") from None
+            raise ValueError(f"bad vdevice spec {spec!r}; use vdevice:N, vdevice:N:FLAVOR or "
+                             "vdevice:N:FLAVOR:KNOBS") from None
         if not 1 <= n <= 32:
             raise ValueError(f"vdevice:N needs 1 <= N <= 32, got {n}")
         flavor = parts[2] if len(parts) > 2 and parts[2] else "aosp"
+        parse_vdevice_knobs(s, n)  # a bad KNOBS part is the spec's error
         return "vdevice", None, n, flavor
     serials = [x.strip() for x in s.split(",") if x.strip()]
     if not serials:
@@ -82,7 +143,8 @@ class DeviceBackends:
         opts = options or DeviceOptions()
         phones: list[Any] = []
         if kind == "vdevice":
-            phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})}, android=android)
+            phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})}, android=android,
+                                          per_phone=parse_vdevice_knobs(spec, n) or None)
             serials = [p.serial for p in phones]
             # phones this run started are dedicated test phones by construction: a contact or
             # event a policy creates is undone too (on a person's phone it is left alone), and
@@ -114,7 +176,8 @@ class DeviceBackends:
         for p in self.phones:
             k = p.knobs
             out.append({"serial": p.serial, "virtual": True, "android": k.android, "permissive": k.permissive,
-                        "google_account": k.google_account, "flavor": k.flavor})
+                        "google_account": k.google_account, "flavor": k.flavor, "anonymous": k.anonymous,
+                        "lock": "pin" if k.locked_pin else "swipe" if k.locked else None, "timezone": k.timezone})
         if not self.phones:
             out = [{"serial": d.serial, "virtual": False} for d in self.farm.devices()]
         return out
@@ -159,10 +222,12 @@ def ensure_u2server(phone: Any) -> bool:
 
 
 def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = None,
-                         timeout: float = 60.0, android: list[int] | None = None) -> list[Any]:
+                         timeout: float = 60.0, android: list[int] | None = None,
+                         per_phone: list[dict[str, Any]] | None = None) -> list[Any]:
     """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server.
 
-    ``android``: the releases to spread over the phones (phone i follows ``android[i % len]``)."""
+    ``android``: the releases to spread over the phones (phone i follows ``android[i % len]``);
+    ``per_phone``: knobs of phone i (``per_phone[i]``, from :func:`parse_vdevice_knobs`), over both."""
     from device.virtual.phone import VirtualPhone
     from sim.pool import SimPool
     from sim.runtime import Runtime
@@ -177,6 +242,8 @@ def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = Non
             k.setdefault("seed", i)
             if android:
                 k["android"] = android[i % len(android)]
+            if per_phone and i < len(per_phone):
+                k.update(per_phone[i])
             p = VirtualPhone(k, pool=pool).start()
             phones.append(p)
             ensure_u2server(p)

@@ -84,6 +84,10 @@ class WindowInfo(BaseModel):
     navigation_bar_source: str | None = Field(None, description="insets | app-size (derived from cur − app).")
     ime_visible: bool | None = None
     ime_frame: Bounds | None = None
+    keyguard_showing: bool | None = Field(None, description="The keyguard (lock screen) shows: isKeyguardShowing "
+                                                            "(DisplayPolicy), else KeyguardServiceDelegate showing=.")
+    keyguard_secure: bool | None = Field(None, description="The keyguard needs a PIN/pattern/password "
+                                                           "(KeyguardServiceDelegate secure=).")
 
     @property
     def package(self) -> str | None:
@@ -107,6 +111,10 @@ _ROTATION = re.compile(r"\bm(?:Current)?Rotation=(?:ROTATION_)?(\d+)")
 _INSETS = re.compile(r"InsetsSource\b[^\n]*?\btype=(\w+)[^\n]*?\bframe=\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]"
                      r"[^\n]*?\bvisible=(true|false)")
 _INPUT_SHOWN = re.compile(r"\bmInputShown=(true|false)")
+# DisplayPolicy.dump: ``isKeyguardShowing=`` (its own line on 12+, the tail of one long line on 11)
+_KG_SHOWING = re.compile(r"(?<![A-Za-z0-9_])isKeyguardShowing=(true|false)")
+# PhoneWindowManager → KeyguardServiceDelegate.dump: an indented block of ``name=value`` lines
+_KG_DELEGATE = re.compile(r"^([ \t]*)KeyguardServiceDelegate[ \t]*\n((?:\1[ \t]+\S[^\n]*\n?)*)", re.M)
 _INSET_KIND = {"ITYPE_STATUS_BAR": "status", "statusBars": "status", "ITYPE_NAVIGATION_BAR": "nav",
                "navigationBars": "nav", "ITYPE_IME": "ime", "ime": "ime", "IME": "ime"}
 
@@ -122,7 +130,9 @@ def parse_dumpsys_window(text: str | bytes) -> WindowInfo:
 
     Field names by release: ``mFocusedApp=AppWindowToken{… ActivityRecord{…}}`` (≤ 9) or
     ``mFocusedApp=ActivityRecord{…}`` (≥ 10); insets as ``InsetsSource type=ITYPE_STATUS_BAR``
-    (11–13) or ``type=statusBars`` (14+). Without insets (old releases), the navigation bar is
+    (11–13) or ``type=statusBars`` (14+). The keyguard: DisplayPolicy's ``isKeyguardShowing=``
+    (11: at the end of the ``mShowingDream=…`` line, no newline before it; 12+: its own line)
+    and KeyguardServiceDelegate's ``showing=``/``secure=`` (``dumpsys window policy``). Without insets (old releases), the navigation bar is
     derived from ``cur`` − ``app`` (the app area excludes the navigation bar only).
     """
     t = normalize_text(text)
@@ -178,6 +188,16 @@ def parse_dumpsys_window(text: str | bytes) -> WindowInfo:
         if im:
             found = True
             info.ime_visible = im.group(1) == "true"
+    km = _KG_SHOWING.search(t)
+    if km:
+        info.keyguard_showing = km.group(1) == "true"
+    dm2 = _KG_DELEGATE.search(t)
+    if dm2:
+        block = dict(re.findall(r"^\s*(\w+)=(\S+)\s*$", dm2.group(2), re.M))
+        if info.keyguard_showing is None and block.get("showing") in ("true", "false"):
+            info.keyguard_showing = block["showing"] == "true"
+        if block.get("secure") in ("true", "false"):
+            info.keyguard_secure = block["secure"] == "true"
     if info.navigation_bar is None and "nav" not in seen and info.cur_size and info.app_size:
         (cw, ch), (aw, ah) = info.cur_size, info.app_size
         if ch > ah and cw == aw:

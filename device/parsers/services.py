@@ -22,6 +22,12 @@ Sources (AOSP):
   Android 11 has no such command and prints ``Unknown command: is-location-enabled``).
 * ``cmd media_session volume --stream 3 --get`` — ``VolumeCtrl.java`` (``[V] will control
   stream=3 (STREAM_MUSIC)`` … ``[V] volume is 5 in range [0..15]``; older ``media`` used ``[v]``).
+* ``dumpsys audio`` — ``AudioService.dumpRingerMode`` (``- mode (internal) = NORMAL``,
+  ``- mode (external) = VIBRATE`` from ``RINGER_MODE_NAMES = {"SILENT", "VIBRATE", "NORMAL"}``;
+  the external mode is what ``AudioManager.getRingerMode`` returns) and ``dumpStreamStates``
+  (``- STREAM_MUSIC:`` then ``   streamVolume:N``, the index ``getStreamVolume`` returns — 0 while
+  the stream is muted). The ringer has no other read-out for the shell: ``global mode_ringer``
+  is only AudioService's record, written 500 ms after a change and not observed.
 * ``dumpsys notification`` — ``ZenModeHelper.dump`` (``    mZenMode=`` +
   ``Settings.Global.zenModeToString``: ``ZEN_MODE_OFF``, ``ZEN_MODE_IMPORTANT_INTERRUPTIONS``,
   ``ZEN_MODE_NO_INTERRUPTIONS``, ``ZEN_MODE_ALARMS``).
@@ -39,7 +45,7 @@ from ._common import normalize_text
 
 __all__ = ["SERVICE_MISSING", "service_missing", "parse_wifi_status", "parse_airplane_mode", "parse_night_mode",
            "parse_location_enabled", "parse_volume_get", "parse_zen_mode", "parse_bluetooth_dump",
-           "parse_appops_mode"]
+           "parse_appops_mode", "parse_ringer_mode", "parse_stream_volume"]
 
 SERVICE_MISSING = re.compile(r"(Unknown command|Unknown option|Can't find service|inaccessible or not found|"
                              r"\bnot found\b|No shell command implementation|Exception|Error:|[Uu]sage:)")
@@ -89,6 +95,28 @@ def parse_volume_get(text: str | bytes) -> int | None:
     """``cmd media_session volume --stream N --get`` → the stream's index."""
     m = re.search(r"volume is (\d+) in range", normalize_text(text))
     return int(m.group(1)) if m else None
+
+
+_RINGER_MODES = {"SILENT": "silent", "VIBRATE": "vibrate", "NORMAL": "normal"}
+
+
+def parse_ringer_mode(text: str | bytes, which: str = "external") -> str | None:
+    """``dumpsys audio`` → the ringer mode (``"normal"``, ``"vibrate"``, ``"silent"``).
+
+    ``which="external"`` reads ``- mode (external) = …`` (``AudioManager.getRingerMode``, what the
+    Settings app and the volume panel show); ``"internal"`` the mode the streams are muted by."""
+    m = re.search(rf"^- mode \({which}\) = (\w+)\s*$", normalize_text(text), re.M)
+    return _RINGER_MODES.get(m.group(1)) if m else None
+
+
+def parse_stream_volume(text: str | bytes, stream: str = "STREAM_MUSIC") -> int | None:
+    """``dumpsys audio`` → ``streamVolume:`` of one stream (``- STREAM_MUSIC:`` section)."""
+    t = normalize_text(text)
+    m = re.search(rf"^- {re.escape(stream)}:\n((?:   .*\n?)+)", t, re.M)
+    if not m:
+        return None
+    v = re.search(r"^   streamVolume:\s*(\d+)", m.group(1), re.M)
+    return int(v.group(1)) if v else None
 
 
 _ZEN = {"ZEN_MODE_OFF": 0, "ZEN_MODE_IMPORTANT_INTERRUPTIONS": 1, "ZEN_MODE_NO_INTERRUPTIONS": 2,

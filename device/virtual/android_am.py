@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import dataclasses
 import binascii
 import re
 import time
@@ -56,6 +57,12 @@ _OTHER_ACTIVITIES: dict[str, tuple[str, ...]] = {
     "com.android.messaging": (".ui.conversation.ConversationActivity",),
     "com.android.dialer": (".DialtactsActivity", ".app.DialtactsActivity"),
     "com.android.launcher3": (".Launcher", ".uioverride.QuickstepLauncher"),
+}
+#: Declared activities that are not exported (no intent filter and no ``android:exported="true"``):
+#: ActivityTaskSupervisor.checkStartAnyActivityPermission refuses them to the shell.
+_NOT_EXPORTED: dict[str, tuple[str, ...]] = {
+    "com.android.settings": (".SubSettings",),
+    "com.android.deskclock": (".worldclock.CitySelectionActivity",),
 }
 _SYSTEM_APK = {
     "com.android.launcher3": "/system_ext/priv-app/Launcher3QuickStep/Launcher3QuickStep.apk",
@@ -156,6 +163,16 @@ class PackageManager:
             return False
         short = activity[len(pkg):] if activity.startswith(pkg + ".") else activity
         return short == MAIN_ACTIVITIES[pkg] or short in _OTHER_ACTIVITIES.get(pkg, ())
+
+    def exported(self, pkg: str, activity: str) -> bool:
+        short = activity[len(pkg):] if activity.startswith(pkg + ".") else activity
+        return short not in _NOT_EXPORTED.get(pkg, ())
+
+    def uid(self, pkg: str) -> int:
+        """The package's uid, as ``dumpsys package`` prints it (Settings runs as system, 1000)."""
+        p = self.packages.get(pkg)
+        return 1000 if p is not None and p.system and pkg in ("android", "com.android.settings") \
+            else 10000 + zlib.crc32(pkg.encode()) % 900
 
     def imes_installed(self) -> list[str]:
         return [ime for pkg, ime in _KNOWN_IMES.items() if pkg in self.packages]
@@ -319,6 +336,93 @@ class PackageManager:
 
         self.phone.mutate(edit)
         return True
+
+
+# ============================================================================ permissions
+_P = "android.permission."
+#: Platform permissions by protection (frameworks/base core/res/AndroidManifest.xml): "dangerous"
+#: (runtime), "development" (signature|…|development: ``pm grant`` may grant them too), "normal" /
+#: "signature" (install-time: not changeable). The release a permission first exists in, where later.
+_PERMISSIONS: dict[str, tuple[str, int]] = {
+    **{_P + n: ("dangerous", 11) for n in (
+        "READ_CALENDAR", "WRITE_CALENDAR", "CAMERA", "READ_CONTACTS", "WRITE_CONTACTS", "GET_ACCOUNTS",
+        "ACCESS_FINE_LOCATION", "ACCESS_COARSE_LOCATION", "ACCESS_BACKGROUND_LOCATION", "RECORD_AUDIO",
+        "READ_PHONE_STATE", "READ_PHONE_NUMBERS", "CALL_PHONE", "ANSWER_PHONE_CALLS", "READ_CALL_LOG",
+        "WRITE_CALL_LOG", "ADD_VOICEMAIL", "USE_SIP", "BODY_SENSORS", "SEND_SMS", "RECEIVE_SMS", "READ_SMS",
+        "RECEIVE_WAP_PUSH", "RECEIVE_MMS", "READ_EXTERNAL_STORAGE", "WRITE_EXTERNAL_STORAGE",
+        "ACTIVITY_RECOGNITION", "ACCESS_MEDIA_LOCATION")},
+    **{_P + n: ("dangerous", 12) for n in ("BLUETOOTH_SCAN", "BLUETOOTH_CONNECT", "BLUETOOTH_ADVERTISE", "UWB_RANGING")},
+    **{_P + n: ("dangerous", 13) for n in ("READ_MEDIA_IMAGES", "READ_MEDIA_VIDEO", "READ_MEDIA_AUDIO",
+                                           "NEARBY_WIFI_DEVICES", "BODY_SENSORS_BACKGROUND")},
+    # the model's first-launch prompt asks for it on every release it runs (see android_dumpsys)
+    _P + "POST_NOTIFICATIONS": ("dangerous", 11),
+    _P + "READ_MEDIA_VISUAL_USER_SELECTED": ("dangerous", 14),
+    **{_P + n: ("development", 11) for n in (
+        "WRITE_SECURE_SETTINGS", "DUMP", "READ_LOGS", "SET_ANIMATION_SCALE", "CHANGE_CONFIGURATION",
+        "PACKAGE_USAGE_STATS", "SET_DEBUG_APP", "SET_PROCESS_LIMIT", "SET_ALWAYS_FINISH",
+        "SIGNAL_PERSISTENT_PROCESSES", "SYSTEM_ALERT_WINDOW")},
+    **{_P + n: ("normal", 11) for n in (
+        "INTERNET", "ACCESS_NETWORK_STATE", "CHANGE_NETWORK_STATE", "ACCESS_WIFI_STATE", "CHANGE_WIFI_STATE",
+        "VIBRATE", "WAKE_LOCK", "RECEIVE_BOOT_COMPLETED", "FOREGROUND_SERVICE", "BLUETOOTH", "BLUETOOTH_ADMIN",
+        "NFC", "MODIFY_AUDIO_SETTINGS", "READ_SYNC_SETTINGS", "WRITE_SYNC_SETTINGS", "DISABLE_KEYGUARD",
+        "USE_FULL_SCREEN_INTENT", "SET_WALLPAPER", "EXPAND_STATUS_BAR", "REQUEST_DELETE_PACKAGES")},
+    "com.android.alarm.permission.SET_ALARM": ("normal", 11),
+    **{_P + n: ("signature", 11) for n in (
+        "WRITE_SETTINGS", "MODIFY_PHONE_STATE", "DEVICE_POWER", "SHUTDOWN", "INTERACT_ACROSS_USERS",
+        "MANAGE_DOCUMENTS", "READ_PRIVILEGED_PHONE_STATE", "STATUS_BAR", "BIND_NOTIFICATION_LISTENER_SERVICE",
+        "SCHEDULE_EXACT_ALARM", "REQUEST_INSTALL_PACKAGES")},
+}
+#: What the AOSP apps the phone carries ask for in their manifests (the part that matters here).
+_REQUESTED: dict[str, frozenset[str]] = {
+    "com.android.calculator2": frozenset(),
+    "com.android.messaging": frozenset(_P + n for n in (
+        "SEND_SMS", "RECEIVE_SMS", "READ_SMS", "RECEIVE_MMS", "RECEIVE_WAP_PUSH", "READ_CONTACTS",
+        "READ_PHONE_STATE", "CALL_PHONE", "RECORD_AUDIO", "CAMERA", "ACCESS_FINE_LOCATION",
+        "ACCESS_COARSE_LOCATION", "READ_EXTERNAL_STORAGE", "WRITE_EXTERNAL_STORAGE", "INTERNET", "VIBRATE",
+        "WAKE_LOCK", "RECEIVE_BOOT_COMPLETED", "ACCESS_NETWORK_STATE", "CHANGE_NETWORK_STATE",
+        "POST_NOTIFICATIONS")),
+    "com.android.dialer": frozenset(_P + n for n in (
+        "CALL_PHONE", "READ_CONTACTS", "WRITE_CONTACTS", "READ_CALL_LOG", "WRITE_CALL_LOG", "READ_PHONE_STATE",
+        "MODIFY_PHONE_STATE", "ADD_VOICEMAIL", "INTERNET", "VIBRATE", "WAKE_LOCK", "POST_NOTIFICATIONS")),
+    "com.android.deskclock": frozenset([_P + n for n in (
+        "RECEIVE_BOOT_COMPLETED", "WAKE_LOCK", "VIBRATE", "DISABLE_KEYGUARD", "READ_EXTERNAL_STORAGE",
+        "READ_MEDIA_AUDIO", "FOREGROUND_SERVICE", "SCHEDULE_EXACT_ALARM", "POST_NOTIFICATIONS")]),
+}
+
+
+def check_runtime_permission(android: int, pkg: str, perm: str) -> tuple[str, str] | None:
+    """Why ``pm grant|revoke PKG PERM`` is refused, as ``(exception class, message)``; ``("", …)``
+    when the service only logs it and returns; None when the grant goes through.
+
+    * Android 11 — PermissionManagerService.grantRuntimePermissionInternal: ``Unknown permission:
+      X``, then BasePermission.enforceDeclaredUsedAndRuntimeOrDevelopment: first "Package P has not
+      requested permission X", then "Permission X requested by P is not a changeable permission type".
+    * Android 13/14 — PermissionManagerServiceImpl.grantRuntimePermissionInternal: ``Unknown
+      permission: X``; the type check first ("… is not a changeable permission type" unless the
+      permission is runtime or development), then "Package P has not requested permission X".
+    * Android 15 — services/permission … access/permission/PermissionService.kt
+      (``PermissionManager.USE_ACCESS_CHECKING_SERVICE = SdkLevel.isAtLeastV()``):
+      ``IllegalArgumentException("Unknown permission X")``, "Permission X requested by package P is
+      not a changeable permission type"; a permission the app never asked for is only logged
+      ("Permission X isn't requested by package P") and the call returns."""
+    spec = _PERMISSIONS.get(perm)
+    if spec is None or android < spec[1]:
+        return ("java.lang.IllegalArgumentException",
+                f"Unknown permission {perm}" if android >= 15 else f"Unknown permission: {perm}")
+    changeable = spec[0] in ("dangerous", "development")
+    requested = _REQUESTED.get(pkg)
+    asked = requested is None or perm in requested  # packages not modelled here: as asked
+    by = "package " if android >= 15 else ""
+    not_changeable = ("java.lang.SecurityException",
+                      f"Permission {perm} requested by {by}{pkg} is not a changeable permission type")
+    not_requested = ("java.lang.SecurityException", f"Package {pkg} has not requested permission {perm}")
+    if android <= 11:
+        return not_requested if not asked else None if changeable else not_changeable
+    if not changeable:
+        return not_changeable
+    if not asked:
+        return ("", f"Permission {perm} isn't requested by package {pkg}") if android >= 15 else not_requested
+    return None
 
 
 # ============================================================================ intents
@@ -545,6 +649,18 @@ class AmCommands:
         return 255
 
     async def _am_start(self, ctx: CommandContext, args: list[str]) -> int:
+        """ActivityManagerShellCommand.runStartActivity (frameworks/base services/core/java/com/
+        android/server/am/ActivityManagerShellCommand.java): ``Starting: <intent>`` on stdout, then
+        ``intent.addFlags(FLAG_ACTIVITY_NEW_TASK)`` and the start; a failed start is reported on
+        ``PrintWriter out = mWaitOption ? pw : getErrPrintWriter()`` and the command still returns 0
+        — ``START_CLASS_NOT_FOUND`` prints ``NO_CLASS_ERROR_CODE`` ("Error type 3") and ``Error:
+        Activity class {…} does not exist.``, ``START_INTENT_NOT_RESOLVED`` ``Error: Activity not
+        started, unable to resolve <intent>``. An activity that is not exported is refused by
+        ActivityTaskSupervisor.checkStartAnyActivityPermission (ActivityStackSupervisor on
+        Android 11) with ``SecurityException("Permission Denial: starting <intent> from null
+        (pid=…, uid=2000) not exported from uid <app uid>")``, which nothing in the command catches:
+        BasicShellCommandHandler.exec prints it after ``Exception occurred while executing
+        'start':`` and the status stays -1 (255)."""
         try:
             intent = parse_intent(args)
         except IntentError as e:
@@ -553,19 +669,47 @@ class AmCommands:
         await ctx.out(f"Starting: {intent.short()}\n")
         t0 = time.perf_counter()
         result = await self.phone.acall(self.resolve_and_start, intent)
+        report = ctx.out if intent.wait else ctx.err
+        started = dataclasses.replace(intent, flags=intent.flags | 0x10000000).short()
         if result.startswith("error:"):
             msg = result[len("error:"):]
             if msg.startswith("class"):
-                await ctx.out("Error type 3\n")
-                await ctx.err(f"Error: Activity class {{{intent.component}}} does not exist.\n")
+                await report(f"Error type 3\nError: Activity class {{{intent.component}}} does not exist.\n")
                 return 0
-            await ctx.err(f"Error: Activity not started, unable to resolve {intent.short()}\n")
-            return 1
+            if msg.startswith("denied:"):
+                return await self._denied(ctx, args, started, int(msg.split(":", 1)[1]))
+            await report(f"Error: Activity not started, unable to resolve {started}\n")
+            return 0
         if intent.wait:
             ms = int((time.perf_counter() - t0) * 1000)
             await ctx.out(f"Status: ok\nLaunchState: {'COLD' if result.endswith('#cold') else 'HOT'}\n"
                           f"Activity: {result.split('#')[0]}\nTotalTime: {ms}\nWaitTime: {ms + 3}\nComplete\n")
         return 0
+
+    async def _denied(self, ctx: CommandContext, args: list[str], intent_text: str, owner_uid: int) -> int:
+        from .android_media import SYSTEM_SERVER_PID, logd_of
+
+        verb = (ctx.args[0] if ctx.args else "start") or "start"
+        pid = ctx.shell.new_pid()  # the ``cmd activity`` process that made the binder call
+        msg = (f"Permission Denial: starting {intent_text} from null (pid={pid}, uid=2000) "
+               f"not exported from uid {owner_uid}")
+        supervisor = "ActivityTaskSupervisor" if self.phone.knobs.android >= 12 else "ActivityStackSupervisor"
+        logd_of(self.phone).write("system", "W", "ActivityTaskManager", msg, pid=SYSTEM_SERVER_PID, tid=1547, uid=1000)
+        frames = [f"com.android.server.wm.{supervisor}.checkStartAnyActivityPermission({supervisor}.java:1142)",
+                  "com.android.server.wm.ActivityStarter.executeRequest(ActivityStarter.java:1107)",
+                  "com.android.server.wm.ActivityStarter.execute(ActivityStarter.java:721)",
+                  "com.android.server.wm.ActivityTaskManagerService.startActivityAsUser(ActivityTaskManagerService.java:1284)",
+                  "com.android.server.am.ActivityManagerService.startActivityAsUserWithFeature(ActivityManagerService.java:3143)",
+                  "com.android.server.am.ActivityManagerShellCommand.runStartActivity(ActivityManagerShellCommand.java:865)",
+                  "com.android.server.am.ActivityManagerShellCommand.onCommand(ActivityManagerShellCommand.java:241)",
+                  "com.android.modules.utils.BasicShellCommandHandler.exec(BasicShellCommandHandler.java:97)",
+                  "android.os.ShellCommand.exec(ShellCommand.java:38)",
+                  "com.android.server.am.ActivityManagerService.onShellCommand(ActivityManagerService.java:10158)",
+                  "android.os.Binder.shellCommand(Binder.java:1092)",
+                  "android.os.Binder.onTransact(Binder.java:912)"]
+        await ctx.err(f"\nException occurred while executing '{verb}':\njava.lang.SecurityException: {msg}\n"
+                      + "".join(f"\tat {f}\n" for f in frames))
+        return 255
 
     def resolve_and_start(self, intent: Intent) -> str:
         """Carry out an activity intent on the sim. Returns ``component[#cold]`` or ``error:...``."""
@@ -589,6 +733,8 @@ class AmCommands:
                 return "error:resolve"
             if pkg not in MAIN_ACTIVITIES or not self.pm.has_activity(pkg, cls if cls.startswith(".") else cls):
                 return "error:class"
+            if not self.pm.exported(pkg, cls):
+                return f"error:denied:{self.pm.uid(pkg)}"
             if intent.stop_first or intent.flags & FLAG_ACTIVITY_CLEAR_TASK:
                 phone.force_stop(pkg)  # a cleared task starts again at the app's root screen
             if act == "android.intent.action.SET_ALARM" or act == "android.intent.action.SET_TIMER":
@@ -597,24 +743,7 @@ class AmCommands:
                 phone.open_app(PACKAGE_APPS[pkg])
                 return started(pkg, cls)
         if act == "android.intent.action.SET_ALARM":
-            hour, minute = extras.get(ax + "HOUR"), extras.get(ax + "MINUTES", 0)
-            if hour is not None:
-                days = [_DAYS_BY_CALENDAR[d] for d in extras.get(ax + "DAYS", []) or [] if d in _DAYS_BY_CALENDAR]
-                rec = {"hour": int(hour) % 24, "minute": int(minute or 0) % 60, "enabled": True,
-                       "label": str(extras.get(ax + "MESSAGE") or ""), "days": days,
-                       "vibrate": bool(extras.get(ax + "VIBRATE", True))}
-
-                def add(d: dict[str, Any]) -> None:
-                    from .android_content import _new_id
-
-                    rec["id"] = _new_id(d, "alarms")
-                    d["world"].setdefault("alarms", [])
-                    if d["world"]["alarms"] is None:
-                        d["world"]["alarms"] = []
-                    d["world"]["alarms"].append(rec)
-                phone.mutate(add)
-            if not extras.get(ax + "SKIP_UI"):
-                phone.open_app("clock", "__root__")
+            self._handle_set_alarm(extras)
             return started("com.android.deskclock", ".HandleApiCalls")
         if act == "android.intent.action.SET_TIMER":
             length = extras.get(ax + "LENGTH")
@@ -682,6 +811,65 @@ class AmCommands:
                 return started(pkg)
             return "error:resolve"
         return "error:resolve"
+
+    def _handle_set_alarm(self, extras: dict[str, Any]) -> None:
+        """DeskClock's ``HandleApiCalls.handleSetAlarm`` (packages/apps/DeskClock src/com/android/
+        deskclock/HandleApiCalls.java). An hour outside 0–23 or minutes outside 0–59 end it
+        (``notifyVoiceFailure``, "Illegal hour"): nothing is saved and the invisible activity
+        finishes. No hour opens the alarm list to create one. Otherwise it looks for an alarm with
+        the same hour and minutes — and the same label if ``EXTRA_MESSAGE`` was given, the same
+        repeat days (none when ``EXTRA_DAYS`` is absent: "not recurring"), the same vibrate if
+        ``EXTRA_VIBRATE`` was given (``setSelectionFromIntent``) — and enables the first match;
+        only when none matches is a new alarm added (enabled, vibrate on unless told otherwise).
+        ``getIntExtra`` / ``getBooleanExtra`` read an extra of another type as the default."""
+        phone = self.phone
+        ax = "android.intent.extra.alarm."
+
+        def int_extra(name: str, default: int) -> int:
+            v = extras.get(ax + name, default)
+            return v if isinstance(v, int) and not isinstance(v, bool) else default
+
+        hour = -1
+        if ax + "HOUR" in extras:
+            hour = int_extra("HOUR", -1)
+            if hour < 0 or hour > 23:
+                return  # "Illegal hour"
+        minutes = int_extra("MINUTES", 0)
+        if minutes < 0 or minutes > 59:
+            return  # "Illegal minute"
+        skip_ui = extras.get(ax + "SKIP_UI") is True
+        if hour == -1:  # "Missing alarm time; opening UI"
+            phone.open_app("clock", "__root__")
+            return
+        raw_days = extras.get(ax + "DAYS")
+        days = [_DAYS_BY_CALENDAR[d] for d in raw_days or [] if d in _DAYS_BY_CALENDAR] \
+            if isinstance(raw_days, list) else []
+        has_label = ax + "MESSAGE" in extras
+        label = extras.get(ax + "MESSAGE")
+        label = label if isinstance(label, str) else ""
+        vib = extras.get(ax + "VIBRATE")
+        has_vibrate = ax + "VIBRATE" in extras
+
+        def set_alarm(d: dict[str, Any]) -> None:
+            from .android_content import _new_id
+
+            alarms = d["world"].get("alarms")
+            if alarms is None:
+                alarms = d["world"]["alarms"] = []
+            for a in alarms:
+                if (int(a.get("hour", -1)) == hour and int(a.get("minute", -1)) == minutes
+                        and (not has_label or (a.get("label") or "") == label)
+                        and set(a.get("days") or []) == set(days)
+                        and (not has_vibrate or bool(a.get("vibrate", True)) == (vib is True))):
+                    a["enabled"] = True  # "Updated alarm"
+                    return
+            rec = {"hour": hour, "minute": minutes, "enabled": True, "label": label, "days": days,
+                   "vibrate": (vib is True) if has_vibrate else True}
+            rec["id"] = _new_id(d, "alarms")
+            alarms.append(rec)  # "Created new alarm"
+        phone.mutate(set_alarm)
+        if not skip_ui:
+            phone.open_app("clock", "__root__")
 
     def _contact_editor(self, extras: dict[str, Any]) -> None:
         """``ContactsContract.Intents.Insert``: the editor opens prefilled; nothing is saved."""
@@ -903,18 +1091,44 @@ class AmCommands:
                 return 255
             return 0
         if verb in ("grant", "revoke"):
-            if len(rest) < 2:
-                await ctx.err("Error: no package or permission specified\n")
+            # PackageManagerShellCommand.runGrantRevokePermission → PermissionManager
+            # grant/revokeRuntimePermission; what the service throws reaches the shell through
+            # BasicShellCommandHandler.exec (a blank line, "Exception occurred while executing …",
+            # the stack trace; status -1 = 255) — see check_runtime_permission for the rules
+            if not rest:
+                await ctx.err("Error: no package specified\n")
                 return 1
-            if not rest[1].startswith("android.permission.") and "." not in rest[1]:
-                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
-                              f"Unknown permission: {rest[1]}\n")
+            if len(rest) < 2:
+                await ctx.err("Error: no permission specified\n")
+                return 1
+            pkg, perm = rest[0], rest[1]
+            if not self.pm.installed(pkg):
+                await ctx.err(f"\nException occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
+                              f"Unknown package: {pkg}\n")
                 return 255
-            ok = await self.phone.acall(self.pm.grant, rest[0], verb == "grant")
-            if not ok:
-                await ctx.err(f"Exception occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
-                              f"Unknown package: {rest[0]}\n")
+            why = check_runtime_permission(self.phone.knobs.android, pkg, perm)
+            if why is not None:
+                kind, text = why
+                if not kind:  # logged by the service, nothing granted
+                    from .android_media import SYSTEM_SERVER_PID, logd_of
+
+                    logd_of(self.phone).write("system", "E", "PermissionService", text, pid=SYSTEM_SERVER_PID,
+                                              tid=1547, uid=1000)
+                    return 0
+                where = ("com.android.server.pm.permission.PermissionManagerServiceImpl"
+                         if self.phone.knobs.android in (13, 14) else
+                         "com.android.server.permission.access.permission.PermissionService"
+                         if self.phone.knobs.android >= 15 else
+                         "com.android.server.pm.permission.PermissionManagerService")
+                method = "grantRuntimePermissionInternal" if verb == "grant" else "revokeRuntimePermissionInternal"
+                cls = where.rsplit(".", 1)[1]
+                await ctx.err(f"\nException occurred while executing '{verb}':\n{kind}: {text}\n"
+                              f"\tat {where}.{method}({cls}.{'kt' if 'access' in where else 'java'}:1395)\n"
+                              f"\tat com.android.server.pm.PackageManagerShellCommand.runGrantRevokePermission"
+                              f"(PackageManagerShellCommand.java:2683)\n")
                 return 255
+            if perm == "android.permission.POST_NOTIFICATIONS":  # the one runtime grant the model keeps
+                await self.phone.acall(self.pm.grant, pkg, verb == "grant")
             return 0
         if verb == "install":
             return await self._install(ctx, rest)
@@ -1100,7 +1314,7 @@ class AmCommands:
         args = list(ctx.args)
         if not args or args[0] == "-l":
             await ctx.out("Currently running services:\n" + "".join(
-                f"  {s}\n" for s in ("activity", "alarm", "bluetooth_manager", "clipboard", "connectivity",
+                f"  {s}\n" for s in ("activity", "alarm", "audio", "bluetooth_manager", "clipboard", "connectivity",
                                      "display", "input", "input_method", "location", "media_session",
                                      "notification", "package", "power", "settings", "statusbar", "uimode",
                                      "wifi", "window")))

@@ -6,12 +6,19 @@ database. Each provider turns ``WorldState`` records into rows with the real col
 (Android's contracts: ``ContactsContract``, ``Telephony.Sms``, ``CalendarContract.Events``,
 ``CallLog.Calls``) and turns inserts/updates/deletes back into world edits, so the Contacts
 app shows a contact inserted over adb, and the device state readers
-(:mod:`device.parsers.records`) read back exactly what the sim holds. Times are epoch
-milliseconds in the phone's zone (UTC); ids are stable integers derived from world ids.
+(:mod:`device.parsers.records`) read back exactly what the sim holds. Rows are encoded with
+the phone's own code tables (:mod:`.android_codes`, written from the framework contracts),
+never with the readers' decode tables, so a wrong code cannot round-trip unnoticed. Times
+are epoch milliseconds (UTC); the world's times are local wall times of the phone's zone
+(``phone.zone``, ``persist.sys.timezone``), all-day events are dated at UTC midnights; ids are stable integers derived from world ids.
 
-The ``content`` command prints ``Row: N col=value, ...`` / ``No result found.`` and the
-provider errors the way ``/system/bin/content`` does (frameworks/base cmds/content
-Content.java: ``insert``, ``update`` and ``delete`` print nothing on success).
+The ``content`` command is ``/system/bin/content`` (frameworks/base cmds/content Content.java,
+see :class:`ContentCommand`): ``Row: N col=value, ...`` / ``No result found.``; ``insert``,
+``update`` and ``delete`` print nothing on success; a bad command line prints the usage and
+``[ERROR] …`` on stdout, a provider's exception goes to stderr as ``Error while accessing
+provider:AUTH`` and its stack trace — and the exit status is 0 either way. ``--bind`` values are
+split by the rule of the phone's Android version (:func:`parse_binding`: from Android 11 every
+``:`` of a value is escaped ``\\:``).
 
 A stock phone (``knobs.permissive=False``) answers the shell user (uid 2000,
 ``com.android.shell``, not the default SMS app) as AOSP does (each method below names the
@@ -23,6 +30,9 @@ AOSP source it follows):
   calendar can be made through the sync-adapter URI. Events of a synced calendar are soft
   deleted (``deleted=1, dirty=1``).
 * The call log is closed to the shell on Android 11 (no READ_CALL_LOG in its manifest).
+  Voicemail rows (``type=4``) are CallLogProvider's own business: inserting one needs
+  ``?allow_voicemails=true`` and then WRITE_VOICEMAIL, which the shell lacks; queries,
+  updates and deletes without the parameter never see them.
 
 ``permissive=True`` keeps the rooted-emulator behaviour: every write lands, one LOCAL
 calendar ``_id=1`` always exists, every SMS box is readable.
@@ -32,14 +42,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta, timezone, tzinfo
 import hashlib
 from typing import TYPE_CHECKING, Any, Callable
 from urllib.parse import parse_qsl
 
-from device.parsers.records import CALL_KINDS, MIME_EMAIL, MIME_NAME, MIME_ORG, MIME_PHONE, PHONE_LABELS, SMS_BOXES
-
 from .android_appops import SHELL_PACKAGE, AppOps
+from .android_codes import (ALLOW_VOICEMAILS_PARAM_KEY, CALL_KIND_OF_TYPE, CALL_TYPE, MIME_EMAIL, MIME_NAME, MIME_ORG,
+                           MIME_PHONE, PHONE_LABEL_OF_TYPE, PHONE_TYPE, SMS_BOX_OF_TYPE, SMS_TYPE, VOICEMAIL_TYPE)
 from .android_sql import SqlError, compile_where, sort_rows
 from .shline import CommandContext, CommandHandler
 
@@ -47,10 +57,6 @@ if TYPE_CHECKING:
     from .phone import VirtualPhone
 
 __all__ = ["ContentProviders", "ProviderError", "content_commands", "format_rows"]
-
-_LABEL_TYPES = {v: k for k, v in PHONE_LABELS.items()}
-_BOX_TYPES = {"inbox": 1, "sent": 2, "draft": 3, "outbox": 4, "failed": 5}
-_CALL_TYPES = {"incoming": 1, "outgoing": 2, "missed": 3, "voicemail": 4, "rejected": 5, "blocked": 6}
 
 
 class ProviderError(Exception):
@@ -66,21 +72,35 @@ class ProviderError(Exception):
         self.trace = trace
 
 
-def _ms(iso: str | None) -> int | None:
+def _no_provider(authority: str) -> ProviderError:
+    """No provider has the authority: ``getContentProviderExternal`` returns null and
+    ``Content.Command.execute`` throws ``new IllegalStateException("Could not find provider: " +
+    providerName)`` itself (frameworks/base cmds/content Content.java), so its trace is the tool's own."""
+    return ProviderError(authority, f"java.lang.IllegalStateException: Could not find provider: {authority}",
+                         trace="\tat com.android.commands.content.Content$Command.execute(Content.java:517)\n"
+                               "\tat com.android.commands.content.Content.main(Content.java:735)\n"
+                               "\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n"
+                               "\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:399)\n")
+
+
+def _ms(iso: str | None, zone: tzinfo = timezone.utc) -> int | None:
+    """A local wall time of ``zone`` (ISO text) → UTC epoch milliseconds, as providers store them."""
     if not iso:
         return None
     try:
-        return int(datetime.fromisoformat(iso).replace(tzinfo=timezone.utc).timestamp() * 1000)
+        dt = datetime.fromisoformat(iso)
+        return int((dt if dt.tzinfo else dt.replace(tzinfo=zone)).timestamp() * 1000)
     except ValueError:
         return None
 
 
-def _iso(ms: Any) -> str | None:
+def _iso(ms: Any, zone: tzinfo = timezone.utc) -> str | None:
+    """UTC epoch milliseconds → the local wall time of ``zone`` (what the apps show)."""
     try:
         v = int(ms)
     except (TypeError, ValueError):
         return None
-    return datetime.fromtimestamp(v / 1000, tz=timezone.utc).replace(tzinfo=None).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(v / 1000, tz=zone).replace(tzinfo=None).isoformat(timespec="seconds")
 
 
 def _int(v: Any, default: int = 0) -> int:
@@ -97,6 +117,31 @@ def _truthy(v: Any) -> bool:
     if isinstance(v, str):
         return v.strip().lower() in ("1", "true")
     return bool(v)
+
+
+def _stored(values: dict[str, Any], table: str) -> dict[str, Any]:
+    """Values as the provider stores them. ``content`` binds ``b`` as a Java Boolean: SQLite-backed
+    providers bind it as 1/0 (``DatabaseUtils.bindObjectToProgram``); SettingsProvider reads
+    the value with ``ContentValues.getAsString``, i.e. ``"true"``/``"false"``."""
+    if table == "settings":
+        return {k: ("true" if v else "false") if isinstance(v, bool) else v for k, v in values.items()}
+    return {k: int(v) if isinstance(v, bool) else v for k, v in values.items()}
+
+
+def _as_integer(v: Any) -> int | None:
+    """``ContentValues.getAsInteger``: a number's ``intValue()`` (32-bit wrap), a string through
+    ``Integer.valueOf``, anything else (a Boolean, null, text that is not a number) null."""
+    if isinstance(v, bool) or v is None:
+        return None
+    if isinstance(v, (int, float)):
+        if v != v or v in (float("inf"), float("-inf")):
+            return None  # not a row anyone stores; the provider would not see type 4 either
+        n = int(v) & 0xFFFFFFFF
+        return n - (1 << 32) if n >= 1 << 31 else n
+    m = re.fullmatch(r"[+-]?\d+", str(v))
+    if not m or not -(1 << 31) <= int(str(v)) < (1 << 31):
+        return None
+    return int(str(v))
 
 
 class _Ids:
@@ -183,8 +228,8 @@ class _Uri:
 
     def __init__(self, text: str) -> None:
         m = re.fullmatch(r"content://([^/?#]+)((?:/[^?#]*)?)(?:\?([^#]*))?", text.strip())
-        if not m:
-            raise ProviderError(text, f"java.lang.IllegalArgumentException: Invalid URI: {text}")
+        if not m:  # no content provider answers for it: ActivityManager finds none
+            raise _no_provider(_authority(text))
         self.text = text.strip()
         self.authority = m.group(1)
         self.params: dict[str, str] = dict(parse_qsl(m.group(3) or "", keep_blank_values=True))
@@ -207,6 +252,11 @@ class _Uri:
     @property
     def account(self) -> tuple[str, str]:
         return self.params.get("account_name", ""), self.params.get("account_type", "")
+
+    def boolean_param(self, key: str) -> bool:
+        """``Uri.getBooleanQueryParameter(key, false)``: present and neither ``false`` nor ``0``."""
+        v = self.params.get(key)
+        return v is not None and v.lower() not in ("false", "0")
 
 
 # ============================================================================ providers
@@ -257,7 +307,7 @@ class ContentProviders:
             if p in ("system", "secure", "global"):
                 return "settings"
         if a not in self.AUTHORITIES:
-            raise ProviderError(a, f"java.lang.IllegalArgumentException: Unknown authority {a}")
+            raise _no_provider(a)
         raise ProviderError(a, f"java.lang.IllegalArgumentException: Unknown URL {uri.text}")
 
     def columns(self, uri_text: str) -> list[str]:
@@ -296,7 +346,7 @@ class ContentProviders:
             rows = self._sms_rows(world)
             if self.stock and not for_write:
                 rows = [r for r in rows if r["type"] in (1, 2)]  # the sms_restricted view
-            box = {"inbox": 1, "sent": 2, "draft": 3, "outbox": 4, "failed": 5, "queued": 6}.get(uri.path)
+            box = SMS_TYPE.get(uri.path)
             if box is not None:
                 rows = [r for r in rows if r["type"] == box]
         elif table == "events":
@@ -305,6 +355,8 @@ class ContentProviders:
             rows = [dict(c) for c in self._cal_state(data)["calendars"]] if self.stock else [dict(_CALENDAR_ROW)]
         elif table == "calls":
             rows = self._call_rows(world)
+            if not uri.boolean_param(ALLOW_VOICEMAILS_PARAM_KEY):  # CallLogProvider EXCLUDE_VOICEMAIL_SELECTION
+                rows = [r for r in rows if r["type"] != VOICEMAIL_TYPE]
         elif table == "phones":
             rows = self._legacy_phone_rows(world)
         else:
@@ -326,6 +378,8 @@ class ContentProviders:
         uri = _Uri(uri_text)
         self._open(uri)
         table = self._table(uri)
+        if table == "calls":
+            self._voicemail_access(uri, "query")
         cols = self._columns(table)
         try:
             pred = compile_where(where, cols)
@@ -353,6 +407,7 @@ class ContentProviders:
         uri = _Uri(uri_text)
         self._open(uri)
         table = self._table(uri)
+        values = _stored(values, table)
         if table == "sms" and not self._sms_write_allowed():
             return f"{uri.base}/0"  # ContentProvider.rejectInsert: nothing written
         cols = self._columns(table)
@@ -374,13 +429,16 @@ class ContentProviders:
             raise ProviderError(uri.authority, "java.lang.UnsupportedOperationException: URI: "
                                                f"{uri.text}, calling user: com.android.shell")
         if table == "sms":
-            box = {"inbox": 1, "sent": 2, "draft": 3, "outbox": 4, "failed": 5}.get(uri.path)
+            box = SMS_TYPE.get(uri.path)  # SmsProvider.insertInner: the box URI sets the type
             return self._insert_sms(values, box)
         if table == "events":
             return self._insert_event_stock(uri, values) if self.stock else self._insert_event(uri, values)
         if table == "calendars" and self.stock:
             return self._insert_calendar(uri, values)
         if table == "calls":
+            if _as_integer(values.get("type")) == VOICEMAIL_TYPE:  # CallLogProvider.hasVoicemailValue
+                self._allow_voicemail_request(uri)
+                self._voicemail_access(uri, "insert")
             return self._insert_call(values)
         if table == "settings":
             name = values.get("name")
@@ -399,6 +457,7 @@ class ContentProviders:
         uri = _Uri(uri_text)
         self._open(uri)
         table = self._table(uri)
+        values = _stored(values, table)
         if table == "sms" and not self._sms_write_allowed():
             return 0  # the WRITE_SMS app-op refused it: ContentProvider.Transport.update returns 0
         cols = self._columns(table)
@@ -408,6 +467,10 @@ class ContentProviders:
             if c not in cols:
                 raise ProviderError(uri.authority, f"android.database.sqlite.SQLiteException: no such column: "
                                                    f"{c} (code 1 SQLITE_ERROR)")
+        if table == "calls":
+            if _as_integer(values.get("type")) == VOICEMAIL_TYPE:
+                self._allow_voicemail_request(uri)
+            self._voicemail_access(uri, "update")
         if table == "phones":
             raise ProviderError(uri.authority, f"java.lang.UnsupportedOperationException: URI: {uri.text}")
         targets = self._matching(uri, table, where)
@@ -436,6 +499,8 @@ class ContentProviders:
             return 0  # the WRITE_SMS app-op refused it: ContentProvider.Transport.delete returns 0
         if table in ("events", "calendars") and self.stock:
             self._verify_calendar_write(uri, table, {}, where, "delete")
+        if table == "calls":
+            self._voicemail_access(uri, "delete")
         if table == "phones":
             raise ProviderError(uri.authority, f"java.lang.UnsupportedOperationException: URI: {uri.text}")
         targets = self._matching(uri, table, where)
@@ -493,6 +558,31 @@ class ContentProviders:
                   "\tat com.android.commands.content.Content.main(Content.java:735)\n"
                   "\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n"
                   "\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:399)\n")
+
+    def _allow_voicemail_request(self, uri: _Uri) -> None:
+        """``CallLogProvider.checkIsAllowVoicemailRequest``: a row of ``type=4`` (``VOICEMAIL_TYPE``)
+        may be inserted, or a row changed to it, only through a URI that asks for voicemails
+        (packages/providers/ContactsProvider CallLogProvider.java, ``insertInternal`` and
+        ``update``: ``if (hasVoicemailValue(values)) { checkIsAllowVoicemailRequest(uri); …}``).
+        The rule is the provider's, not a permission: root is held to it too."""
+        if not uri.boolean_param(ALLOW_VOICEMAILS_PARAM_KEY):
+            raise ProviderError(uri.authority, f"java.lang.IllegalArgumentException: Uri {uri.text} cannot be used "
+                                               f"for voicemail record. Please set '{ALLOW_VOICEMAILS_PARAM_KEY}=true' "
+                                               "in the uri.")
+
+    def _voicemail_access(self, uri: _Uri, verb: str) -> None:
+        """``CallLogProvider.checkVoicemailPermissionAndAddRestriction`` (and the write check of an
+        insert): a URI with ``allow_voicemails=true`` needs ``READ_VOICEMAIL`` (query) or
+        ``WRITE_VOICEMAIL`` (insert, update, delete) unless the caller is the default or system
+        dialer (VoicemailPermissions.java). The shell is neither and its manifest
+        (frameworks/base packages/Shell/AndroidManifest.xml) lists only ``ADD_VOICEMAIL``, so it is
+        refused; without the parameter the provider adds ``type != 4`` to the selection (see
+        :meth:`_rows`). Root (a permissive phone) holds every permission."""
+        if not uri.boolean_param(ALLOW_VOICEMAILS_PARAM_KEY) or not self.stock:
+            return
+        perm = "READ_VOICEMAIL" if verb == "query" else "WRITE_VOICEMAIL"
+        raise ProviderError(uri.authority, "java.lang.SecurityException: The caller must be the default or system "
+                                           f"dialer, or have the system-only android.permission.{perm} permission: ")
 
     def _sms_write_allowed(self) -> bool:
         """``ContentProvider.Transport.enforceWritePermission`` for SmsProvider.
@@ -644,7 +734,7 @@ class ContentProviders:
         holder: dict[str, Any] = {}
 
         def edit(cp: dict[str, Any], d: dict[str, Any]) -> None:
-            rec: dict[str, Any] = {"id": _new_id(d, "events"), "title": "", "start": _iso(values["dtstart"]),
+            rec: dict[str, Any] = {"id": _new_id(d, "events"), "title": "", "start": _iso(values["dtstart"], self._zone),
                                    "end": None, "all_day": False, "location": "", "description": "", "tag": None}
             self._event_from_values(rec, values)
             if d["world"].get("events") is None:
@@ -825,7 +915,7 @@ class ContentProviders:
                              "data2": given, "data3": family, "is_primary": 0, "is_super_primary": 0})
             for i, p in enumerate(c.get("phones") or []):
                 label = p.get("label") or "mobile"
-                t = _LABEL_TYPES.get(label, 0)
+                t = PHONE_TYPE.get(label, 0)
                 rows.append({**base, "_id": self._data_id(cid, MIME_PHONE, p.get("number", "")), "mimetype": MIME_PHONE,
                              "data1": p.get("number", ""), "data2": t, "data3": None if t else label,
                              "data4": _e164(p.get("number", "")), "is_primary": 1 if i == 0 else 0,
@@ -878,7 +968,7 @@ class ContentProviders:
                 rec["name"] = str(name or "")
             elif mime == MIME_PHONE and d1:
                 t = _int(values.get("data2"), 2)
-                label = (str(values.get("data3") or "custom")) if t == 0 else PHONE_LABELS.get(t, "other")
+                label = (str(values.get("data3") or "custom")) if t == 0 else PHONE_LABEL_OF_TYPE.get(t, "other")
                 rec.setdefault("phones", []).append({"number": str(d1), "label": label})
             elif mime == MIME_EMAIL and d1:
                 rec.setdefault("emails", []).append(str(d1))
@@ -953,7 +1043,8 @@ class ContentProviders:
                     p["number"] = str(new)
                     if "data2" in values:
                         t = _int(values["data2"], 2)
-                        p["label"] = str(values.get("data3") or "custom") if t == 0 else PHONE_LABELS.get(t, "other")
+                        p["label"] = (str(values.get("data3") or "custom") if t == 0
+                                      else PHONE_LABEL_OF_TYPE.get(t, "other"))
                     break
         elif mime == MIME_EMAIL:
             c["emails"] = [str(new) if e == old else e for e in c.get("emails") or []]
@@ -1006,8 +1097,8 @@ class ContentProviders:
     def _sms_rows(self, world: dict[str, Any]) -> list[dict[str, Any]]:
         rows = []
         for m in world.get("messages") or []:
-            t = _BOX_TYPES.get(m.get("box") or "inbox", 1)
-            date = _ms(m.get("time")) or 0
+            t = SMS_TYPE.get(m.get("box") or "inbox", 1)
+            date = _ms(m.get("time"), self._zone) or 0
             read = 1 if m.get("read", True) else 0
             rows.append({"_id": self.sms_ids.of(str(m.get("id"))), "thread_id": self._thread(m.get("address") or ""),
                          "address": m.get("address") or None, "person": None, "date": date,
@@ -1030,13 +1121,13 @@ class ContentProviders:
         if "body" in values:
             m["body"] = "" if values["body"] is None else str(values["body"])
         if "type" in values:
-            box = SMS_BOXES.get(_int(values["type"], 1))
+            box = SMS_BOX_OF_TYPE.get(_int(values["type"], 1))
             if box is not None:
                 m["box"] = "outbox" if box == "outbox" else box
         if "read" in values:
             m["read"] = _truthy(values["read"])
         if "date" in values and _iso(values["date"]):
-            m["time"] = _iso(values["date"])
+            m["time"] = _iso(values["date"], self._zone)
 
     def _insert_sms(self, values: dict[str, Any], box: int | None) -> str:
         holder: dict[str, Any] = {}
@@ -1059,13 +1150,23 @@ class ContentProviders:
         self.phone.mutate(edit)
         return f"content://sms/{self.sms_ids.of(holder['id'])}"
 
+    @property
+    def _zone(self) -> tzinfo:
+        """The phone's zone: the world's times are its wall times (``persist.sys.timezone``)."""
+        return getattr(self.phone, "zone", None) or timezone.utc
+
+    @property
+    def _zone_name(self) -> str:
+        return str(getattr(getattr(self.phone, "knobs", None), "timezone", None) or "UTC")
+
     # ------------------------------------------------------------------ calendar
     def _event_rows(self, world: dict[str, Any]) -> list[dict[str, Any]]:
         rows = []
         for e in world.get("events") or []:
-            start = _ms(e.get("start"))
-            end = _ms(e.get("end"))
             all_day = bool(e.get("all_day"))
+            zone = timezone.utc if all_day else self._zone  # all-day events are dated at UTC midnights
+            start = _ms(e.get("start"), zone)
+            end = _ms(e.get("end"), zone)
             if all_day and start is not None:  # CalendarContract: all-day events span UTC midnights
                 day = 86_400_000
                 start -= start % day
@@ -1076,7 +1177,8 @@ class ContentProviders:
             rows.append({"_id": self.event_ids.of(str(e.get("id"))), "calendar_id": 1, "title": e.get("title") or "",
                          "description": e.get("description") or "", "eventLocation": e.get("location") or "",
                          "dtstart": start, "dtend": end, "duration": None, "allDay": 1 if all_day else 0,
-                         "eventTimezone": "UTC", "eventEndTimezone": "UTC" if end else None, "rrule": None,
+                         "eventTimezone": "UTC" if all_day else self._zone_name,
+                         "eventEndTimezone": ("UTC" if all_day else self._zone_name) if end else None, "rrule": None,
                          "hasAlarm": 0, "eventStatus": 1, "availability": 0, "deleted": 0,
                          "organizer": "Phone", "calendar_displayName": "Phone"})
         return rows
@@ -1090,10 +1192,11 @@ class ContentProviders:
             e["location"] = "" if values["eventLocation"] is None else str(values["eventLocation"])
         if "allDay" in values:
             e["all_day"] = _truthy(values["allDay"])
+        zone = timezone.utc if e.get("all_day") else self._zone
         if "dtstart" in values and _iso(values["dtstart"]):
-            e["start"] = _iso(values["dtstart"])
+            e["start"] = _iso(values["dtstart"], zone)
         if "dtend" in values:
-            e["end"] = _iso(values["dtend"]) if values["dtend"] is not None else None
+            e["end"] = _iso(values["dtend"], zone) if values["dtend"] is not None else None
         elif "duration" in values and values["duration"]:
             secs = _duration_s(str(values["duration"]))
             if secs is not None and e.get("start"):
@@ -1111,7 +1214,7 @@ class ContentProviders:
         holder: dict[str, Any] = {}
 
         def edit(d: dict[str, Any]) -> None:
-            rec: dict[str, Any] = {"id": _new_id(d, "events"), "title": "", "start": _iso(values["dtstart"]),
+            rec: dict[str, Any] = {"id": _new_id(d, "events"), "title": "", "start": _iso(values["dtstart"], self._zone),
                                    "end": None, "all_day": False, "location": "", "description": "", "tag": None}
             self._event_from_values(rec, values)
             if d["world"].get("events") is None:
@@ -1126,9 +1229,9 @@ class ContentProviders:
     def _call_rows(self, world: dict[str, Any]) -> list[dict[str, Any]]:
         rows = []
         for c in world.get("calls") or []:
-            t = _CALL_TYPES.get(c.get("kind") or "incoming", 1)
+            t = CALL_TYPE.get(c.get("kind") or "incoming", 1)
             rows.append({"_id": self.call_ids.of(str(c.get("id"))), "number": c.get("number") or "",
-                         "presentation": 1, "date": _ms(c.get("time")) or 0, "duration": _int(c.get("duration_s")),
+                         "presentation": 1, "date": _ms(c.get("time"), self._zone) or 0, "duration": _int(c.get("duration_s")),
                          "type": t, "new": 1 if t == 3 else 0, "name": c.get("name") or None,
                          "numbertype": 2 if c.get("name") else None, "numberlabel": None, "countryiso": "US",
                          "is_read": 0 if t == 3 else 1, "features": 0, "subscription_id": "1",
@@ -1141,11 +1244,11 @@ class ContentProviders:
         if "name" in values:
             c["name"] = "" if values["name"] is None else str(values["name"])
         if "type" in values:
-            kind = CALL_KINDS.get(_int(values["type"], 1))
+            kind = CALL_KIND_OF_TYPE.get(_int(values["type"], 1))
             if kind is not None:
                 c["kind"] = kind
         if "date" in values and _iso(values["date"]):
-            c["time"] = _iso(values["date"])
+            c["time"] = _iso(values["date"], self._zone)
         if "duration" in values:
             c["duration_s"] = max(0, _int(values["duration"]))
 
@@ -1196,130 +1299,330 @@ def format_rows(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
                    for i, r in enumerate(rows))
 
 
-_CONTENT_USAGE = """usage: adb shell content [subcommand] [options]
+#: ``Content.USAGE`` (frameworks/base cmds/content/src/com/android/commands/content/Content.java),
+#: the same text from Android 11 (R) to 15: printed to stdout before every ``[ERROR]`` line.
+_CONTENT_USAGE = (
+    "usage: adb shell content [subcommand] [options]\n"
+    "\n"
+    "usage: adb shell content insert --uri <URI> [--user <USER_ID>] --bind <BINDING> [--bind <BINDING>...]"
+    " [--extra <BINDING>...]\n"
+    "  <URI> a content provider URI.\n"
+    "  <BINDING> binds a typed value to a column and is formatted:\n"
+    "  <COLUMN_NAME>:<TYPE>:<COLUMN_VALUE> where:\n"
+    "  <TYPE> specifies data type such as:\n"
+    "  b - boolean, s - string, i - integer, l - long, f - float, d - double, n - null\n"
+    "  Note: Omit the value for passing an empty string, e.g column:s:\n"
+    "  Example:\n"
+    "  # Add \"new_setting\" secure setting with value \"new_value\".\n"
+    "  adb shell content insert --uri content://settings/secure --bind name:s:new_setting"
+    " --bind value:s:new_value\n"
+    "\n"
+    "usage: adb shell content update --uri <URI> [--user <USER_ID>] [--where <WHERE>] [--extra <BINDING>...]\n"
+    "  <WHERE> is a SQL style where clause in quotes (You have to escape single quotes - see example below).\n"
+    "  Example:\n"
+    "  # Change \"new_setting\" secure setting to \"newer_value\".\n"
+    "  adb shell content update --uri content://settings/secure --bind value:s:newer_value"
+    " --where \"name='new_setting'\"\n"
+    "\n"
+    "usage: adb shell content delete --uri <URI> [--user <USER_ID>] --bind <BINDING> [--bind <BINDING>...]"
+    " [--where <WHERE>] [--extra <BINDING>...]\n"
+    "  Example:\n"
+    "  # Remove \"new_setting\" secure setting.\n"
+    "  adb shell content delete --uri content://settings/secure --where \"name='new_setting'\"\n"
+    "\n"
+    "usage: adb shell content query --uri <URI> [--user <USER_ID>] [--projection <PROJECTION>] [--where <WHERE>]"
+    " [--sort <SORT_ORDER>] [--extra <BINDING>...]\n"
+    "  <PROJECTION> is a list of colon separated column names and is formatted:\n"
+    "  <COLUMN_NAME>[:<COLUMN_NAME>...]\n"
+    "  <SORT_ORDER> is the order in which rows in the result should be sorted.\n"
+    "  Example:\n"
+    "  # Select \"name\" and \"value\" columns from secure settings where \"name\" is equal to \"new_setting\""
+    " and sort the result by name in ascending order.\n"
+    "  adb shell content query --uri content://settings/secure --projection name:value"
+    " --where \"name='new_setting'\" --sort \"name ASC\"\n"
+    "\n"
+    "usage: adb shell content call --uri <URI> --method <METHOD> [--arg <ARG>]\n"
+    "       [--extra <BINDING> ...]\n"
+    "  <METHOD> is the name of a provider-defined method\n"
+    "  <ARG> is an optional string argument\n"
+    "  <BINDING> is like --bind above, typed data of the form <KEY>:{b,s,i,l,f,d}:<VAL>\n"
+    "\n"
+    "usage: adb shell content read --uri <URI> [--user <USER_ID>]\n"
+    "  Example:\n"
+    "  adb shell 'content read --uri content://settings/system/ringtone_cache' > host.ogg\n"
+    "\n"
+    "usage: adb shell content write --uri <URI> [--user <USER_ID>]\n"
+    "  Example:\n"
+    "  adb shell 'content write --uri content://settings/system/ringtone_cache' < host.ogg\n"
+    "\n"
+    "usage: adb shell content gettype --uri <URI> [--user <USER_ID>]\n"
+    "  Example:\n"
+    "  adb shell content gettype --uri content://media/internal/audio/media/\n"
+    "\n"
+)
 
-usage: adb shell content insert --uri <URI> [--user <USER_ID>] --bind <BINDING> [--bind <BINDING>...] [--extra <BINDING>...]
-  <URI> a content provider URI.
-  <BINDING> binds a typed value to a column and is formatted:
-  <COLUMN_NAME>:<TYPE>:<COLUMN_VALUE> where:
-  <TYPE> specifies data type such as:
-  b - boolean, s - string, i - integer, l - long, f - float, d - double, n - null
-  Note: Omit the value for passing an empty string, e.g column:s:
-  Example:
-  # Add "new_setting" secure setting with value "new_value".
-  adb shell content insert --uri content://settings/secure --bind name:s:new_setting --bind value:s:new_value
-
-usage: adb shell content update --uri <URI> [--user <USER_ID>] [--where <WHERE>] [--extra <BINDING>...]
-  <WHERE> is a SQL style where clause in quotes (You have to escape single quotes - see example below).
-
-usage: adb shell content delete --uri <URI> [--user <USER_ID>] --bind <BINDING> [--bind <BINDING>...] [--where <WHERE>] [--extra <BINDING>...]
-
-usage: adb shell content query --uri <URI> [--user <USER_ID>] [--projection <PROJECTION>] [--where <WHERE>] [--sort <SORT_ORDER>]  [--extra <BINDING>...]
-  <PROJECTION> is a list of colon separated column names and is formatted:
-  <COLUMN_NAME>[:<COLUMN_NAME>...]
-  <SORT_ORDER> is the order in which rows in the result should be sorted.
-"""
+#: The API level from which ``content`` splits a binding with ``splitWithEscaping`` (Android 11, R).
+ESCAPED_BINDINGS_SDK = 30
 
 
-def _parse_bind(spec: str) -> tuple[str, Any]:
-    """``name:type:value`` (the value may contain colons) → (name, typed value)."""
-    parts = spec.split(":", 2)
-    if len(parts) < 2:
-        raise ValueError(f"Binding not well formed: {spec}")
-    name, kind = parts[0], parts[1]
-    value = parts[2] if len(parts) > 2 else ""
+class ContentUsageError(ValueError):
+    """``IllegalArgumentException`` (or its ``NumberFormatException``) thrown while ``Content.Parser``
+    reads the arguments: ``content`` prints the usage and ``[ERROR] <message>`` and runs nothing."""
+
+
+def split_with_escaping(argument: str, split_char: str = ":") -> list[str]:
+    """``Content.Parser.splitWithEscaping`` (Android 11+): split on every ``split_char`` that is
+    not escaped; ``\\`` takes the next character literally (itself removed); a ``\\`` at the
+    very end is ``Invalid escaping``."""
+    res: list[str] = []
+    cur: list[str] = []
+    i = 0
+    while i < len(argument):
+        c = argument[i]
+        if c == "\\":
+            i += 1
+            if i == len(argument):
+                raise ContentUsageError("Invalid escaping")
+            cur.append(argument[i])  # skip the escaping char and insert the next
+        elif c == split_char:
+            res.append("".join(cur))
+            cur = []
+        else:
+            cur.append(c)
+        i += 1
+    res.append("".join(cur))
+    return res
+
+
+def _java_int(text: str, bits: int) -> int:
+    """``Integer.parseInt`` / ``Long.parseLong``: an optional sign and decimal digits, in range."""
+    if re.fullmatch(r"[+-]?\d+", text):
+        n = int(text)
+        if -(1 << (bits - 1)) <= n < (1 << (bits - 1)):
+            return n
+    raise ContentUsageError(f'For input string: "{text}"')
+
+
+#: What ``String.trim()`` removes from both ends: every char up to U+0020.
+_JAVA_TRIMMED = "".join(map(chr, range(0x21)))
+
+
+def _java_float(text: str) -> float:
+    """``Float.parseFloat`` / ``Double.parseDouble`` (``FloatingDecimal.readJavaFormatString``):
+    trimmed, a decimal with an optional exponent and ``f``/``d`` suffix, ``NaN``, ``Infinity``."""
+    t = text.strip(_JAVA_TRIMMED)
+    if not t:
+        raise ContentUsageError("empty String")
+    m = re.fullmatch(r"([+-]?)(NaN|Infinity|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?", t)
+    if not m or (m.group(2) in ("NaN", "Infinity") and t[-1] in "fFdD"):
+        raise ContentUsageError(f'For input string: "{t}"')
+    return float(m.group(1) + m.group(2))
+
+
+def parse_binding(argument: str | None, sdk: int = 34) -> tuple[str, Any]:
+    """One ``--bind``/``--extra`` value → ``(column, typed value)``, as ``content`` of API ``sdk`` reads it.
+
+    frameworks/base cmds/content/src/com/android/commands/content/Content.java,
+    ``Parser.parseBindValue``:
+
+    * Android 11 (API 30) and later: ``splitWithEscaping(argument, ':')`` must give exactly three
+      parts (``if (split.size() != 3) throw new IllegalArgumentException("Binding not well formed:
+      " + argument)``) — so every ``:`` of the value must be written ``\\:`` and every ``\\`` as
+      ``\\\\``; the escapes are removed from column, type and value alike. ``i`` is
+      ``Integer.parseInt``, ``l`` ``Long.parseLong``, ``f`` ``Float.parseFloat``, ``d``
+      ``Double.parseDouble``.
+    * Up to Android 10 (the Q source reads ``argument.indexOf(COLON)`` twice): the column is
+      up to the first ``:``, the type up to the second, the value is everything after it,
+      colons and backslashes included, unescaped; ``i`` and ``l`` are both ``Long.parseLong``,
+      ``f`` and ``d`` both ``Double.parseDouble``.
+
+    ``s`` is matched exactly, the other types ignoring case; ``b`` is ``Boolean.parseBoolean``
+    (``true`` in any case, anything else false); ``n`` binds null. Errors raise
+    :class:`ContentUsageError` with the Java message (a ``NumberFormatException`` is an
+    ``IllegalArgumentException``, so it too ends as ``[ERROR] For input string: "x"``)."""
+    if not argument:
+        raise ContentUsageError(f"Binding not well formed: {'null' if argument is None else argument}")
+    if sdk >= ESCAPED_BINDINGS_SDK:
+        split = split_with_escaping(argument, ":")
+        if len(split) != 3:
+            raise ContentUsageError(f"Binding not well formed: {argument}")
+        column, kind, value = split
+    else:
+        first = argument.find(":")
+        second = argument.find(":", first + 1) if first >= 0 else -1
+        if first < 0 or second < 0:
+            raise ContentUsageError(f"Binding not well formed: {argument}")
+        column, kind, value = argument[:first], argument[first + 1:second], argument[second + 1:]
+    low = kind.lower()
     if kind == "s":
-        return name, value
-    if kind in ("i", "l"):
-        return name, int(value)
-    if kind in ("f", "d"):
-        return name, float(value)
-    if kind == "b":
-        return name, 1 if value.strip().lower() == "true" else 0
-    if kind == "n":
-        return name, None
-    raise ValueError(f"Unsupported type: {kind}")
+        return column, value
+    if low == "b":
+        return column, value.lower() == "true"
+    if low == "i":
+        return column, _java_int(value, 32 if sdk >= ESCAPED_BINDINGS_SDK else 64)
+    if low == "l":
+        return column, _java_int(value, 64)
+    if low in ("f", "d"):
+        return column, _java_float(value)
+    if low == "n":
+        return column, None
+    raise ContentUsageError(f"Unsupported type: {kind}")
+
+
+class _Command:
+    """What ``Content.Parser.parseCommand`` returns."""
+
+    def __init__(self, verb: str) -> None:
+        self.verb = verb
+        self.uri: str | None = None
+        self.values: dict[str, Any] = {}
+        self.extras: dict[str, Any] = {}
+        self.where: str | None = None
+        self.sort: str | None = None
+        self.projection: list[str] | None = None
+        self.method: str | None = None
+
+
+#: The options each operation's ``parseXxxCommand`` accepts (Android 11+); anything else is
+#: ``Unsupported argument``.
+_VERB_OPTIONS = {
+    "insert": ("--uri", "--user", "--bind", "--extra"),
+    "delete": ("--uri", "--user", "--where", "--extra"),
+    "update": ("--uri", "--user", "--where", "--bind", "--extra"),
+    "call": ("--uri", "--user", "--method", "--arg", "--extra"),
+    "read": ("--uri", "--user"),
+    "write": ("--uri", "--user"),
+    "gettype": ("--uri", "--user"),
+    "query": ("--uri", "--user", "--where", "--sort", "--projection", "--extra"),
+}
+
+
+def parse_content_args(args: Sequence[str], sdk: int = 34) -> _Command:
+    """``Content.Parser.parseCommand``: the command, or :class:`ContentUsageError`."""
+    it = iter(args)
+
+    def next_arg() -> str | None:
+        return next(it, None)
+
+    def required(option: str) -> str:  # argumentValueRequired
+        v = next_arg()
+        if not v or v.startswith("--"):
+            raise ContentUsageError(f"No value for argument: {option}")
+        return v
+
+    op = next_arg()
+    if op not in _VERB_OPTIONS:
+        raise ContentUsageError(f"Unsupported operation: {'null' if op is None else op}")
+    cmd = _Command(op)
+    allowed = _VERB_OPTIONS[op]
+    while (a := next_arg()) is not None:
+        if a not in allowed:
+            raise ContentUsageError(f"Unsupported argument: {a}")
+        if a == "--uri":
+            cmd.uri = required(a)
+        elif a == "--user":
+            _java_int(required(a), 32)
+        elif a == "--bind":
+            k, v = parse_binding(next_arg(), sdk)
+            cmd.values[k] = v
+        elif a == "--extra":
+            k, v = parse_binding(next_arg(), sdk)
+            cmd.extras[k] = v
+        elif a == "--where":
+            cmd.where = required(a)
+        elif a == "--sort":
+            cmd.sort = required(a)
+        elif a == "--projection":  # String.split("[\\s]*:[\\s]*"): trailing empty names dropped
+            parts = re.split(r"\s*:\s*", required(a))
+            while parts and parts[-1] == "":
+                parts.pop()
+            cmd.projection = parts
+        elif a == "--method":
+            cmd.method = required(a)
+        elif a == "--arg":
+            required(a)
+    if cmd.uri is None:
+        raise ContentUsageError("Content provider URI not specified. Did you specify --uri argument?")
+    if op in ("insert", "update") and not cmd.values:
+        raise ContentUsageError("Bindings not specified. Did you specify --bind argument(s)?")
+    if op == "call" and cmd.method is None:
+        raise ContentUsageError("Content provider method not specified.")
+    return cmd
+
+
+def _authority(uri: str) -> str:
+    """``Uri.getAuthority()`` of what ``--uri`` named (``null`` without one)."""
+    m = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://([^/?#]*)", uri.strip())
+    return m.group(1) if m else "null"
 
 
 class ContentCommand:
+    """``/system/bin/content`` (``exec app_process /system/bin com.android.commands.content.Content``).
+
+    As frameworks/base cmds/content Content.java runs it:
+
+    * a bad command line (``Parser.parseCommand`` catches the ``IllegalArgumentException``):
+      ``System.out.println(USAGE); System.out.println("[ERROR] " + iae.getMessage())`` — the
+      usage and the ``[ERROR]`` line on **stdout**, nothing run, and ``main`` returns normally,
+      so the exit status is **0**;
+    * a provider that throws (``Command.execute`` catches every ``Exception``):
+      ``System.err.println("Error while accessing provider:" + providerName);
+      e.printStackTrace()`` — on **stderr**, exit status **0** all the same;
+    * success: ``insert``/``update``/``delete`` print nothing; ``query`` prints ``Row: N …`` or
+      ``No result found.``.
+
+    The binding rule follows the phone's Android version (:func:`parse_binding`).
+    """
+
     def __init__(self, phone: "VirtualPhone") -> None:
         self.phone = phone
         self.providers: ContentProviders = phone.providers
+
+    @property
+    def sdk(self) -> int:
+        knobs = getattr(self.phone, "knobs", None)
+        return int(getattr(knobs, "sdk", 34) or 34)
 
     async def __call__(self, ctx: CommandContext) -> int:
         from .u2server import spend
 
         # `content` is a Java program: every call starts a runtime through app_process
         await spend(float(getattr(getattr(self.phone, "knobs", None), "app_process_ms", 0.0) or 0.0))
-        args = list(ctx.args)
-        if not args or args[0] in ("-h", "--help", "help"):
-            await ctx.out(_CONTENT_USAGE)
-            return 0
-        verb, rest = args[0], args[1:]
-        opts: dict[str, str] = {}
-        binds: dict[str, Any] = {}
-        i = 0
         try:
-            while i < len(rest):
-                a = rest[i]
-                if a in ("--uri", "--projection", "--where", "--sort", "--user", "--method", "--arg", "--extra"):
-                    if i + 1 >= len(rest):
-                        raise ValueError(f"Argument expected after \"{a}\"")
-                    if a == "--extra":
-                        k, v = _parse_bind(rest[i + 1])
-                        binds.setdefault("__extra__", {})[k] = v
-                    else:
-                        opts[a[2:]] = rest[i + 1]
-                    i += 2
-                elif a == "--bind":
-                    if i + 1 >= len(rest):
-                        raise ValueError('Argument expected after "--bind"')
-                    k, v = _parse_bind(rest[i + 1])
-                    binds[k] = v
-                    i += 2
-                else:
-                    raise ValueError(f"Unsupported argument: {a}")
-        except ValueError as e:
-            await ctx.err(f"Error: {e}\n")
-            await ctx.err(_CONTENT_USAGE)
-            return 1
-        binds.pop("__extra__", None)
-        if verb not in ("query", "insert", "update", "delete"):
-            await ctx.err(f"Error: Unsupported operation: {verb}\n" if verb in ("call", "read", "write", "gettype")
-                          else f"Error: Unknown command: {verb}\n")
-            await ctx.err(_CONTENT_USAGE)
-            return 1
-        uri = opts.get("uri")
-        if not uri:
-            await ctx.err("Error: Content provider URI not specified\n")
-            await ctx.err(_CONTENT_USAGE)
-            return 1
-        if verb == "insert" and not binds:
-            await ctx.err("Error: Bindings not specified\n")
-            await ctx.err(_CONTENT_USAGE)
+            cmd = parse_content_args(list(ctx.args), self.sdk)
+        except ContentUsageError as e:
+            await ctx.out(f"{_CONTENT_USAGE}\n[ERROR] {e}\n")
+            return 0
+        assert cmd.uri is not None
+        verb, uri = cmd.verb, cmd.uri
+        if verb in ("call", "read", "write", "gettype"):
+            # not modelled by the virtual phone's providers (s2r never sends them)
+            await ctx.err(f"Error: Unsupported operation: {verb}\n")
             return 1
         try:
             if verb == "query":
-                projection = [c for c in opts["projection"].split(":") if c] if opts.get("projection") else None
-                cols, rows = await self.phone.acall(self.providers.query, uri, projection, opts.get("where"),
-                                                    opts.get("sort"))
+                cols, rows = await self.phone.acall(self.providers.query, uri, cmd.projection or None, cmd.where,
+                                                    cmd.sort)
                 await ctx.out(format_rows(cols, rows))
             elif verb == "insert":
-                await self.phone.acall(self.providers.insert, uri, binds)
+                await self.phone.acall(self.providers.insert, uri, cmd.values)
             elif verb == "update":
-                await self.phone.acall(self.providers.update, uri, binds, opts.get("where"))
+                await self.phone.acall(self.providers.update, uri, cmd.values, cmd.where)
             else:
-                await self.phone.acall(self.providers.delete, uri, opts.get("where"))
+                await self.phone.acall(self.providers.delete, uri, cmd.where)
         except ProviderError as e:
-            if e.trace is not None:
-                await ctx.err(f"Error while accessing provider:{e.authority}\n{e.exception}\n{e.trace}")
-                return 1
-            await ctx.err(f"Error while accessing provider:{e.authority}\n{e.exception}\n"
-                          f"\tat android.database.DatabaseUtils.readExceptionFromParcel(DatabaseUtils.java:172)\n"
-                          f"\tat android.content.ContentProviderProxy.{verb}(ContentProviderNative.java:488)\n"
-                          f"\tat com.android.commands.content.Content$Command.execute(Content.java:512)\n"
-                          f"\tat com.android.commands.content.Content.main(Content.java:735)\n")
-            return 1
+            await ctx.err(f"Error while accessing provider:{_authority(uri)}\n{e.exception}\n"
+                          + (e.trace if e.trace is not None else
+                             "\tat android.database.DatabaseUtils.readExceptionFromParcel(DatabaseUtils.java:172)\n"
+                             "\tat android.database.DatabaseUtils.readExceptionFromParcel(DatabaseUtils.java:142)\n"
+                             f"\tat android.content.ContentProviderProxy.{verb}(ContentProviderNative.java:488)\n"
+                             f"\tat com.android.commands.content.Content${verb.capitalize()}Command.onExecute"
+                             "(Content.java:600)\n"
+                             "\tat com.android.commands.content.Content$Command.execute(Content.java:522)\n"
+                             "\tat com.android.commands.content.Content.main(Content.java:735)\n"
+                             "\tat com.android.internal.os.RuntimeInit.nativeFinishInit(Native Method)\n"
+                             "\tat com.android.internal.os.RuntimeInit.main(RuntimeInit.java:399)\n"))
+            return 0  # Content.main returns normally: app_process exits 0
         return 0
 
 

@@ -71,6 +71,14 @@ class SystemSnapshot:
     gesture_nav: bool = False
     recent_apps: list[str] = field(default_factory=list)
     android: int = 14
+    #: VirtualPhone.keyguard_state(): showing, secure, bouncer, occluded, enabled
+    keyguard: dict[str, Any] = field(default_factory=dict)
+    #: the phone's zone (persist.sys.timezone): ``now`` and alarm times are its wall times
+    zone: Any = None
+
+    @property
+    def keyguard_showing(self) -> bool:
+        return bool(self.keyguard.get("showing"))
 
     @property
     def app_size(self) -> tuple[int, int]:
@@ -86,7 +94,7 @@ class SystemSnapshot:
 
     @property
     def focus_window(self) -> str:
-        if self.overlays.get("shade"):
+        if self.overlays.get("shade") or self.keyguard_showing:  # the shade window hosts the keyguard
             return "NotificationShade"
         pkg, act = self.focused
         return f"{pkg}/{act}"
@@ -118,7 +126,9 @@ def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
         nav_h=round((16 if gesture else 48) * dpr * sy), battery=int(data["sys"].get("battery", 87)),
         alarms=list(world.get("alarms") or []), timers=list(world.get("timers") or []),
         current_ime=phone.packages.current_ime(), brightness=int(world["settings"].get("brightness") or 128),
-        stay_on=stay, gesture_nav=gesture, recent_apps=recent, android=phone.knobs.android)
+        stay_on=stay, gesture_nav=gesture, recent_apps=recent, android=phone.knobs.android,
+        keyguard=phone.keyguard_state() if hasattr(phone, "keyguard_state") else {},
+        zone=getattr(phone, "zone", None))
 
 
 # ============================================================================ window
@@ -152,18 +162,72 @@ def _insets(s: SystemSnapshot) -> str:
 def _policy_section(s: SystemSnapshot) -> str:
     """``dumpsys window policy``: PhoneWindowManager.dump and its KeyguardServiceDelegate.
 
-    ``mShowingDream=… mDreamingLockscreen=…`` and the delegate's ``showing=`` lines
-    (services/core/java/com/android/server/policy/PhoneWindowManager.java,
-    keyguard/KeyguardServiceDelegate.java); this phone is never locked."""
+    ``mShowingDream=… mDreamingLockscreen=…`` (``mDreamingLockscreen`` is
+    ``isKeyguardShowingAndNotOccluded()`` whenever no dream shows: DisplayPolicy
+    .finishPostLayoutPolicyLw) and the delegate's lines, in the order of
+    services/core/java/com/android/server/policy/keyguard/KeyguardServiceDelegate.java ``dump``
+    (``showing=``, ``showingAndNotOccluded=``, ``inputRestricted=``, ``occluded=``, ``secure=`` …),
+    then its service's KeyguardStateMonitor (KeyguardStateMonitor.java ``dump``: ``mIsShowing=``,
+    ``mSimSecure=``, ``mInputRestricted=``, ``mTrusted=``, ``mCurrentUserId=``). ``showing``
+    follows the phone's keyguard; ``secure`` is a PIN being set (LockPatternUtils.isSecure);
+    ``inputRestricted`` is KeyguardViewMediator.isInputRestricted (the keyguard showing)."""
     on = str(s.screen_on).lower()
+    kg = s.keyguard or {}
+    showing = bool(kg.get("showing"))
+    occluded = bool(kg.get("occluded"))
+    b = lambda v: "true" if v else "false"  # noqa: E731
     return ("WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSystemBooted=true mSystemReady=true\n"
             f"    mLidState=LID_ABSENT mLidOpenRotation=-1\n    mScreenOnEarly={on} mScreenOnFully={on}\n"
             "    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n"
-            "    mShowingDream=false mDreamingLockscreen=false\n"
-            "    KeyguardServiceDelegate\n      showing=false\n      inputRestricted=false\n      occluded=false\n"
-            "      secure=false\n      dreaming=false\n      systemIsReady=true\n      deviceHasKeyguard=true\n"
-            "      enabled=true\n      currentUser=0\n      bootCompleted=true\n"
-            f"      interactiveState={'INTERACTIVE_STATE_AWAKE' if s.screen_on else 'INTERACTIVE_STATE_SLEEP'}\n")
+            f"    mShowingDream=false mDreamingLockscreen={b(showing and not occluded)}\n"
+            f"    KeyguardServiceDelegate\n      showing={b(showing)}\n"
+            f"      showingAndNotOccluded={b(showing and not occluded)}\n      inputRestricted={b(showing)}\n"
+            f"      occluded={b(occluded)}\n      secure={b(kg.get('secure'))}\n      dreaming=false\n"
+            "      systemIsReady=true\n      deviceHasKeyguard=true\n      enabled=true\n"
+            f"      offReason={'0' if s.screen_on else '2'}\n      currentUser=0\n      bootCompleted=true\n"
+            f"      screenState={'SCREEN_STATE_ON' if s.screen_on else 'SCREEN_STATE_OFF'}\n"
+            f"      interactiveState={'INTERACTIVE_STATE_AWAKE' if s.screen_on else 'INTERACTIVE_STATE_SLEEP'}\n"
+            f"      KeyguardStateMonitor\n        mIsShowing={b(showing)}\n        mSimSecure=false\n"
+            f"        mInputRestricted={b(showing)}\n        mTrusted=false\n        mCurrentUserId=0\n")
+
+
+def _display_policy(s: SystemSnapshot) -> str:
+    """``DisplayPolicy.dump`` inside ``dumpsys window displays`` (DisplayContent.dump passes its
+    prefix: ``    DisplayPolicy`` beside ``    DisplayRotation``), from
+    services/core/java/com/android/server/wm/DisplayPolicy.java ``dump``:
+
+    * Android 12–15: ``pw.print(prefix); pw.print("mShowingDream="); …
+      pw.print(" mDreamingLockscreen="); pw.println(mDreamingLockscreen);`` then ``mStatusBar=``,
+      ``mExpandedPanel=`` and ``pw.print(prefix); pw.print("isKeyguardShowing=");
+      pw.println(isKeyguardShowing());`` each on its own line.
+    * Android 11 leaves the newlines out (``pw.print(mDreamingLockscreen)``,
+      ``pw.print(mStatusBar)``, ``pw.print(mNotificationShade)``, then ``pw.print(" isKeyguardShowing=")``
+      with no prefix), so all of it is one line:
+      ``      mShowingDream=false mDreamingLockscreen=true      mStatusBar=Window{…}      mExpandedPanel=Window{…} isKeyguardShowing=true``.
+    """
+    kg = s.keyguard or {}
+    showing = bool(kg.get("showing"))
+    dreaming_lock = showing and not kg.get("occluded")
+    b = lambda v: "true" if v else "false"  # noqa: E731
+    p = "      "
+    on = b(s.screen_on)
+    status = f"Window{{{_h('StatusBar')} u0 StatusBar}}"
+    shade = f"Window{{{_h('NotificationShade')} u0 NotificationShade}}"
+    nav = f"Window{{{_h('NavigationBar0')} u0 NavigationBar0}}"
+    head = ("    DisplayPolicy\n"
+            f"{p}mCarDockEnablesAccelerometer=true mDeskDockEnablesAccelerometer=true\n"
+            f"{p}mDockMode=EXTRA_DOCK_STATE_UNDOCKED mLidState=LID_ABSENT\n"
+            f"{p}mAwake={on} mScreenOnEarly={on} mScreenOnFully={on}\n"
+            f"{p}mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n"
+            f"{p}mHdmiPlugged=false\n")
+    if s.android <= 11:
+        keyguard = (f"{p}mShowingDream=false mDreamingLockscreen={b(dreaming_lock)}{p}mStatusBar={status}"
+                    f"{p}mExpandedPanel={shade} isKeyguardShowing={b(showing)}\n")
+    else:
+        keyguard = (f"{p}mShowingDream=false mDreamingLockscreen={b(dreaming_lock)}\n{p}mStatusBar={status}\n"
+                    f"{p}mExpandedPanel={shade}\n{p}isKeyguardShowing={b(showing)}\n")
+    return (head + keyguard + f"{p}mNavigationBar={nav}\n{p}mNavBarOpacityMode=0\n{p}mNavigationBarCanMove=false\n"
+            f"{p}mTopIsFullscreen=false\n\n")
 
 
 def _display_section(s: SystemSnapshot) -> str:
@@ -174,6 +238,7 @@ def _display_section(s: SystemSnapshot) -> str:
             f"    init={pw}x{ph} {s.physical_density}dpi base={w}x{h} {s.density}dpi cur={w}x{h} app={aw}x{ah} "
             f"rng={w}x{w - s.nav_h}-{ah}x{ah}\n"
             f"    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{w},{h}))\n\n"
+            + _display_policy(s) +
             "    DisplayRotation\n      mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n"
             f"      mLastOrientation=-1\n      mRotation={s.rotation} mDeferredRotationPauseCount=0\n"
             "      mLandscapeRotation=ROTATION_90 mSeascapeRotation=ROTATION_270\n"
@@ -408,8 +473,9 @@ def _fmt_dur(ms: int) -> str:
     return out + f"{msec}ms"
 
 
-def _epoch_ms(dt: datetime) -> int:
-    return int(dt.replace(tzinfo=timezone.utc).timestamp() * 1000)
+def _epoch_ms(dt: datetime, zone: Any = None) -> int:
+    """A local wall time of the phone's ``zone`` → epoch ms (AlarmManager's RTC clock)."""
+    return int(dt.replace(tzinfo=zone or timezone.utc).timestamp() * 1000)
 
 
 def _stamp(dt: datetime) -> str:
@@ -417,7 +483,7 @@ def _stamp(dt: datetime) -> str:
 
 
 def dumpsys_alarm(s: SystemSnapshot) -> str:
-    now_ms = _epoch_ms(s.now)
+    now_ms = _epoch_ms(s.now, s.zone)
     nxt = next_alarm(s.alarms, s.now)
     lines = ["ALARM MANAGER (dumpsys alarm)\n\n  Settings:\n    min_futurity=+5s0ms\n    min_interval=+1m0s0ms\n\n",
              "Current Alarm Manager state:\n",
@@ -426,7 +492,7 @@ def dumpsys_alarm(s: SystemSnapshot) -> str:
     pending: list[str] = []
     if nxt is not None:
         when, alarm = nxt
-        ms = _epoch_ms(when)
+        ms = _epoch_ms(when, s.zone)
         lines.append(f"    user:0 pendingSend:false time:{ms} = {_stamp(when)} = {_fmt_dur(ms - now_ms)}\n")
         pending.append(
             f"    RTC_WAKEUP #{len(pending)}: Alarm{{{_h('alarm' + str(alarm.get('id')))} type 0 origWhen {ms} window 0 "
@@ -560,10 +626,11 @@ class SystemCommands:
         if service not in _SERVICES:
             await ctx.err(f"Can't find service: {service}\n")
             return 254
-        if service in ("notification", "bluetooth_manager"):
-            from .android_services import dumpsys_bluetooth_manager, dumpsys_notification
+        if service in ("notification", "bluetooth_manager", "audio"):
+            from .android_services import dumpsys_audio, dumpsys_bluetooth_manager, dumpsys_notification
 
-            dump = dumpsys_notification if service == "notification" else dumpsys_bluetooth_manager
+            dump = {"notification": dumpsys_notification, "bluetooth_manager": dumpsys_bluetooth_manager,
+                    "audio": dumpsys_audio}[service]
             await ctx.out(await self.phone.acall(dump, self.phone))
             return 0
         snap = await self.phone.acall(take_snapshot, self.phone)
@@ -639,7 +706,13 @@ class SystemCommands:
                 await ctx.err(f"Error: bad density {rest[0]}\n")
                 return 255
             return 0
-        if verb in ("user-rotation", "fixed-to-user-rotation", "dismiss-keyguard", "overscan", "scaling"):
+        if verb == "dismiss-keyguard":
+            # WindowManagerShellCommand.runDismissKeyguard → WindowManagerService.dismissKeyguard →
+            # PhoneWindowManager.dismissKeyguardLw: no output; a PIN keyguard only shows its bouncer
+            if hasattr(phone, "dismiss_keyguard"):
+                await phone.acall(phone.dismiss_keyguard)
+            return 0
+        if verb in ("user-rotation", "fixed-to-user-rotation", "overscan", "scaling"):
             if verb == "user-rotation" and not rest:
                 await ctx.out("lock 0\n")
             return 0

@@ -23,7 +23,7 @@ import itertools
 import re
 import stat as _stat
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any, Callable
 
 from .fs import EVERYBODY_GID, MEDIA_RW_GID, ROOT_UID, SHELL_UID, SYSTEM_UID, VirtualFS, join
@@ -148,17 +148,19 @@ def _excluded(alias: str) -> bool:
     return not rel or rel.split("/", 1)[0] in _EXCLUDED_TOP
 
 
-def _iso_to_epoch(iso: str | None) -> float | None:
+def _iso_to_epoch(iso: str | None, zone: tzinfo = timezone.utc) -> float | None:
+    """A local wall time of ``zone`` (a file's ``mtime`` in the world) → epoch seconds."""
     if not iso:
         return None
     try:
-        return datetime.fromisoformat(iso).replace(tzinfo=timezone.utc).timestamp()
+        dt = datetime.fromisoformat(iso)
+        return (dt if dt.tzinfo else dt.replace(tzinfo=zone)).timestamp()
     except ValueError:
         return None
 
 
-def _epoch_to_iso(ts: float) -> str:
-    return datetime.fromtimestamp(int(ts), tz=timezone.utc).replace(tzinfo=None).isoformat(timespec="seconds")
+def _epoch_to_iso(ts: float, zone: tzinfo = timezone.utc) -> str:
+    return datetime.fromtimestamp(int(ts), tz=zone).replace(tzinfo=None).isoformat(timespec="seconds")
 
 
 class StorageMirror:
@@ -166,12 +168,13 @@ class StorageMirror:
 
     Call :meth:`reconcile` with the world's ``files`` list (JSON dicts, as in the sim state);
     it updates the filesystem for changes the world made, and returns the new list when
-    changes made on the filesystem must go into the world (else None). The phone's time
-    zone is UTC, so ``FileEntry.mtime`` (naive local) is UTC wall time.
+    changes made on the filesystem must go into the world (else None). ``FileEntry.mtime``
+    (naive local) is a wall time of :attr:`zone`, the phone's zone (the phone sets it).
     """
 
-    def __init__(self, fs: PhoneFS) -> None:
+    def __init__(self, fs: PhoneFS, zone: tzinfo = timezone.utc) -> None:
         self.fs = fs
+        self.zone = zone
         self._base_world: dict[str, _Sig] | None = None
         self._base_fs: dict[str, _Sig] = {}
         self._fs_gen = -1
@@ -275,11 +278,10 @@ class StorageMirror:
         self._base_fs = {p: s for p, (s, _) in self.scan_fs().items()}
         self._fs_gen = self.fs.generation
 
-    @staticmethod
-    def _record(alias: str, sig: _Sig, mtime: float) -> dict[str, Any]:
+    def _record(self, alias: str, sig: _Sig, mtime: float) -> dict[str, Any]:
         if sig.kind == "dir":
-            return {"path": alias, "kind": "dir", "size": 0, "mtime": _epoch_to_iso(mtime)}
-        return {"path": alias, "kind": "file", "size": sig.size, "mtime": _epoch_to_iso(mtime)}
+            return {"path": alias, "kind": "dir", "size": 0, "mtime": _epoch_to_iso(mtime, self.zone)}
+        return {"path": alias, "kind": "file", "size": sig.size, "mtime": _epoch_to_iso(mtime, self.zone)}
 
     def _real(self, alias: str) -> str:
         return STORAGE_ROOT + alias[len(SDCARD):]
@@ -337,7 +339,7 @@ class StorageMirror:
                 exists = fs.isfile(real)
                 if not exists or fs.stat(real).st_size != sig.size:
                     fs.write_bytes(real, filler_bytes(a, sig.size), mode=0o660, parents=True)
-                ts = _iso_to_epoch(mtimes.get(a))
+                ts = _iso_to_epoch(mtimes.get(a), self.zone)
                 if ts is not None:
                     fs.utime(real, ts)
             except OSError:
@@ -358,8 +360,9 @@ def _mode_str(mode: int) -> str:
     return _stat.filemode(mode)
 
 
-def _fmt_time(ts: float, fmt: str = "%Y-%m-%d %H:%M") -> str:
-    return datetime.fromtimestamp(ts, tz=timezone.utc).strftime(fmt)
+def _fmt_time(ts: float, fmt: str = "%Y-%m-%d %H:%M", zone: tzinfo = timezone.utc) -> str:
+    """``ls -l``/``stat`` times: toybox prints local time (``localtime``), ``%z`` its offset."""
+    return datetime.fromtimestamp(ts, tz=zone).strftime(fmt)
 
 
 def _human(n: int) -> str:
@@ -504,7 +507,7 @@ class FileCommands:
                 except OSError:
                     pass
             rows.append([_mode_str(st.st_mode), str(st.st_nlink), user, group, size,
-                         _fmt_time(st.st_mtime), shown])
+                         _fmt_time(st.st_mtime, zone=getattr(self.phone, "zone", timezone.utc)), shown])
         widths = [max((len(r[i]) for r in rows), default=0) for i in range(5)]
         lines = [f"total {sum((st.st_size + 4095) // 4096 * 4 for _, _, st in items)}"] if total else []
         for r in rows:
@@ -550,7 +553,7 @@ class FileCommands:
             return "regular empty file" if st.st_size == 0 else "regular file"
 
         def when(ts: float) -> str:
-            return _fmt_time(ts, "%Y-%m-%d %H:%M:%S") + ".000000000 +0000"
+            return _fmt_time(ts, "%Y-%m-%d %H:%M:%S.000000000 %z", getattr(self.phone, "zone", timezone.utc))
 
         def quoted() -> str:
             if st.is_symlink:

@@ -511,7 +511,10 @@ async def logcat_main(phone: "VirtualPhone", ctx: CommandContext) -> int:
     wake = log.subscribe()
     try:
         while not printer.done:
-            await wake.wait()
+            try:
+                await asyncio.wait_for(wake.wait(), CHATTER_S)
+            except asyncio.TimeoutError:
+                await phone.acall(system_chatter, phone, log)
             wake.clear()
             fresh = log.entries(last)
             if fresh:
@@ -520,6 +523,28 @@ async def logcat_main(phone: "VirtualPhone", ctx: CommandContext) -> int:
     finally:
         log.unsubscribe(wake)
     return 0
+
+
+#: A phone's logd is never quiet for long: system_server, the radio and the HALs log several lines a
+#: second. While a ``logcat`` streams, a quiet second brings one of these.
+CHATTER_S = 1.0
+_COMPAT_CHANGES = (194833441, 263076149, 168419799, 171306433)
+
+
+def system_chatter(phone: "VirtualPhone", log: LogBuffer) -> None:
+    """One line of the background traffic every phone's log carries, unless something was
+    logged within the last :data:`CHATTER_S`: the compat-framework report an app process logs
+    whenever it checks a gated behaviour — ``D CompatibilityChangeReporter: Compat change id
+    reported: ID; UID UID; state: ENABLED`` (frameworks/base core/java/com/android/internal/
+    compat/ChangeReporter.java ``reportChange`` → ``debugLog``) — here from SystemUI (pid 1702,
+    u0a110, as ``ps`` and the boot lines show it), which runs on every phone."""
+    last = log.entries()[-1:]
+    now = phone.now()
+    if last and (now - last[0].when).total_seconds() < CHATTER_S * 0.9:
+        return
+    change = _COMPAT_CHANGES[int(now.timestamp()) % len(_COMPAT_CHANGES)]
+    log.write("main", "D", "CompatibilityChangeReporter",
+              f"Compat change id reported: {change}; UID 10110; state: ENABLED", pid=1702, tid=1702, uid=10110)
 
 
 # ============================================================================ exec
@@ -542,6 +567,7 @@ _MIN_BIT_RATE, _MAX_BIT_RATE = 100_000, 200 * 1_000_000
 _MAX_TIME_LIMIT = 180
 _UINT32_MAX = 4294967295
 _CAPTURE_FPS = 10
+_SIGHUP, _SIGINT = 1, 2
 _AVC_ERROR = "ERROR: unable to create video/avc codec instance\n"
 _MEDIA_SCAN = "android.intent.action.MEDIA_SCANNER_SCAN_FILE"
 _LONG_OPTS = {"help": False, "verbose": False, "size": True, "bit-rate": True, "time-limit": True,
@@ -736,7 +762,9 @@ class ScreenRecord:
         ow, oh, ox, oy = _content_area(video, display)
         if opts.verbose:
             await ctx.out(f"Content area is {ow}x{oh} at offset x={ox} y={oy}\n")
-        frames, seconds, timed_out = await self._record(path, opts, video, (ow, oh, ox, oy))
+        if ctx.job is not None:  # main(): sigaction(SIGINT / SIGHUP, signalCatcher) — stop, then finish
+            ctx.job.catch(_SIGINT, _SIGHUP)
+        frames, seconds, timed_out = await self._record(path, opts, video, (ow, oh, ox, oy), ctx.job)
         if opts.verbose:
             if timed_out:
                 await ctx.out("Time limit reached\n")
@@ -761,9 +789,12 @@ class ScreenRecord:
         return 0
 
     async def _record(self, path: str, opts: RecordOptions, video: tuple[int, int],
-                      area: tuple[int, int, int, int]) -> tuple[int, int, bool]:
-        """Capture frames until the time limit or the host hangs up (SIGHUP: the file is still
-        finished, as screenrecord's signal handler only stops the loop)."""
+                      area: tuple[int, int, int, int], job: Any = None) -> tuple[int, int, bool]:
+        """Capture frames until the time limit, a caught signal (SIGINT — ``kill -INT``, as
+        adbutils' ``stop_recording`` sends it — or SIGHUP, the host hanging up: screenrecord's
+        ``signalCatcher`` only sets ``gStopRequested``, so the encoder drains and the muxer writes
+        a playable MP4). Any other signal kills the process mid-file: the muxer never finishes,
+        and what is left is no playable video."""
         import cv2
 
         fd, tmp = tempfile.mkstemp(suffix=".mp4", prefix="screenrecord-")
@@ -772,17 +803,32 @@ class ScreenRecord:
         recorder = _FrameSink(writer, video, area)
         start = time.monotonic()
         timed_out = False
+        finish = True
         try:
-            while True:
+            while job is None or not job.signalled.is_set():
                 elapsed = time.monotonic() - start
                 if elapsed > opts.time_limit:
                     timed_out = True
                     break
                 png = await self.phone.acall(self.phone.screenshot_png)
                 await self.phone.acall(recorder.add, png, elapsed)
-                await asyncio.sleep(max(0.0, recorder.next_due - (time.monotonic() - start)))
+                delay = max(0.0, recorder.next_due - (time.monotonic() - start))
+                if job is None:
+                    await asyncio.sleep(delay)
+                else:
+                    with contextlib.suppress(asyncio.TimeoutError):
+                        await asyncio.wait_for(job.signalled.wait(), delay)
+        except asyncio.CancelledError:
+            finish = job is None or not job.signal  # killed outright (SIGTERM, SIGKILL …): no moov, no video
+            raise
         finally:
-            self._finish(recorder, tmp, path)
+            if finish:
+                self._finish(recorder, tmp, path)
+            else:
+                with contextlib.suppress(Exception):
+                    recorder.close()
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
         return recorder.count, int(time.monotonic() - start), timed_out
 
     def _finish(self, recorder: "_FrameSink", tmp: str, path: str) -> None:

@@ -20,7 +20,7 @@ from .shline import CommandContext, CommandHandler
 if TYPE_CHECKING:
     from .phone import VirtualPhone
 
-__all__ = ["SettingsProvider", "NAMESPACES", "settings_commands", "MAPPED"]
+__all__ = ["SettingsProvider", "NAMESPACES", "settings_commands", "MAPPED", "AUDIO_KEYS", "PERSIST_DELAY_S"]
 
 NAMESPACES = ("system", "secure", "global")
 _INVALID = object()
@@ -150,6 +150,20 @@ def _defaults(phone: "VirtualPhone") -> dict[str, dict[str, str]]:
     }
 
 
+#: Keys AudioService persists itself (frameworks/base services/core/java/com/android/server/audio/
+#: AudioService.java): ``setRingerModeInt`` posts ``MSG_PERSIST_RINGER_MODE`` and a stream's
+#: ``setIndex`` posts ``MSG_PERSIST_VOLUME`` with ``PERSIST_DELAY`` (500 ms); the volume key is
+#: ``VolumeStreamState.getSettingNameForDevice`` — ``volume_music`` + ``_`` + the output device's
+#: name (``speaker`` here). Nothing in AudioService observes these keys (its ``SettingsObserver``
+#: watches ``mode_ringer_streams_affected``, ``dock_audio_media_enabled``, ``master_mono`` …, and
+#: reads ``mode_ringer`` / the volumes only at boot in ``readPersistedSettings`` /
+#: ``VolumeStreamState.readSettings``), so a raw ``settings put`` changes the key and nothing else.
+AUDIO_KEYS: dict[tuple[str, str], str] = {("global", "mode_ringer"): "ringer_mode",
+                                           ("system", "volume_music_speaker"): "media_volume"}
+#: AudioService ``PERSIST_DELAY`` in seconds.
+PERSIST_DELAY_S = 0.5
+
+
 class SettingsProvider:
     """``Settings.System/Secure/Global`` of the phone: mapped keys live in the sim world."""
 
@@ -162,6 +176,55 @@ class SettingsProvider:
         self._shadow: dict[tuple[str, str], tuple[str, Any, float | None]] = {}
         #: ZenModeHelper's mZenMode while DND is on (1 priority, 2 total silence, 3 alarms)
         self.zen_level = 1
+        #: AUDIO_KEYS as the provider stores them (None = absent). A fresh phone has ``mode_ringer``
+        #: (SettingsProvider's DatabaseHelper loads it) but no ``volume_music_speaker``: AudioService
+        #: writes a device's volume key only once that volume changed.
+        self._audio_stored: dict[tuple[str, str], Any] = {("global", "mode_ringer"): _INVALID,
+                                                          ("system", "volume_music_speaker"): None}
+        #: the service's value last seen (_INVALID: not yet), and a persist AudioService has posted:
+        #: key -> (text, due)
+        self._audio_seen: dict[tuple[str, str], Any] = {k: _INVALID for k in AUDIO_KEYS}
+        self._audio_due: dict[tuple[str, str], tuple[str | None, float]] = {}
+        self._audio_looked: dict[tuple[str, str], float] = {}  # when each key was last looked at
+        #: AudioService's other stream indexes (device ``speaker``): stream -> index
+        self.stream_index: dict[int, int] = {0: 5, 1: 5, 2: 5, 4: 6, 5: 5}
+
+    # ------------------------------------------------------------------ keys AudioService persists
+    def _audio_text(self, key: tuple[str, str], world: dict[str, Any]) -> str | None:
+        """What the provider holds for an AUDIO_KEYS key now: AudioService persists its state
+        PERSIST_DELAY_S after the state changed (seen here at the latest when the key is read)."""
+        field = AUDIO_KEYS[key]
+        now = time.monotonic()
+        cur = world.get(field)
+        if not self._stock():  # a rooted emulator set up for agents: the key is the state, at once
+            self._audio_seen[key] = cur
+            self._audio_due.pop(key, None)
+            self._audio_stored[key] = MAPPED[key][1](cur)
+            return self._audio_stored[key]
+        if self._audio_seen.get(key) is _INVALID:  # first look at the booted phone
+            self._audio_seen[key] = cur
+            if self._audio_stored.get(key) is _INVALID:
+                self._audio_stored[key] = MAPPED[key][1](cur) or "2"
+        if cur != self._audio_seen.get(key):
+            # changed behind the provider's back (the volume keys, the Settings app): at the
+            # earliest right after the last look, so AudioService's persist is due from then
+            self._audio_seen[key] = cur
+            self._audio_due[key] = (MAPPED[key][1](cur), self._audio_looked.get(key, now) + PERSIST_DELAY_S)
+        self._audio_looked[key] = now
+        due = self._audio_due.get(key)
+        if due is not None and now >= due[1]:
+            self._audio_stored[key] = due[0]
+            self._audio_due.pop(key, None)
+        return self._audio_stored.get(key)
+
+    def audio_changed(self, field: str) -> None:
+        """AudioService changed ``field`` just now: its persist message is due PERSIST_DELAY_S later."""
+        world = self.phone.state_data()["world"]["settings"]
+        for key, f in AUDIO_KEYS.items():
+            if f == field:
+                self._audio_text(key, world)  # settles what was due before this change
+                self._audio_seen[key] = world.get(f)
+                self._audio_due[key] = (MAPPED[key][1](world.get(f)), time.monotonic() + PERSIST_DELAY_S)
 
     # ------------------------------------------------------------------ service-mirrored keys
     def _stock(self) -> bool:
@@ -203,6 +266,8 @@ class SettingsProvider:
         def put(d: dict[str, Any]) -> None:
             d["world"]["settings"][field] = value
         self.phone.mutate(put)
+        if field in AUDIO_KEYS.values():
+            self.audio_changed(field)
 
     @staticmethod
     def resolve(namespace: str, key: str) -> tuple[str, str]:
@@ -215,6 +280,10 @@ class SettingsProvider:
 
     def get(self, namespace: str, key: str) -> str | None:
         ns, key = self.resolve(namespace, key)
+        if (ns, key) in AUDIO_KEYS:
+            if not self._stock() and (ns, key) in self._raw_mapped:
+                return self._raw_mapped[(ns, key)]
+            return self._audio_text((ns, key), self.phone.state_data()["world"]["settings"])
         if (ns, key) in MAPPED:
             world = self.phone.state_data()["world"]["settings"]
             shadow = self._shadow_value((ns, key), world)
@@ -227,6 +296,25 @@ class SettingsProvider:
 
     def put(self, namespace: str, key: str, value: str) -> None:
         ns, key = self.resolve(namespace, key)
+        if (ns, key) in AUDIO_KEYS:
+            # the key is AudioService's record; on a stock phone writing it changes the record only
+            # (the ringer and the stream stay, and the service overwrites the key at its next change)
+            self._audio_text((ns, key), self.phone.state_data()["world"]["settings"])
+            self._audio_stored[(ns, key)] = value
+            self._audio_due.pop((ns, key), None)
+            if self._stock():
+                return
+            field, _, parse = MAPPED[(ns, key)]
+            v = parse(value)
+            if v is _INVALID:
+                self._raw_mapped[(ns, key)] = value
+                return
+            self._raw_mapped.pop((ns, key), None)
+
+            def put_world(d: dict[str, Any]) -> None:  # a rooted emulator: the world follows the key
+                d["world"]["settings"][field] = v
+            self.phone.mutate(put_world)
+            return
         if (ns, key) in MAPPED and self._stock():
             from .android_services import SERVICE_KEYS, ZEN_REWRITE_S
 
@@ -252,6 +340,10 @@ class SettingsProvider:
     def delete(self, namespace: str, key: str) -> int:
         """Remove a key; a mapped key returns to its default (the world field cannot be "absent")."""
         ns, key = self.resolve(namespace, key)
+        if (ns, key) in AUDIO_KEYS:
+            had = self._audio_text((ns, key), self.phone.state_data()["world"]["settings"]) is not None
+            self._audio_stored[(ns, key)] = None
+            return 1 if had else 0
         if (ns, key) in MAPPED:
             self._raw_mapped.pop((ns, key), None)
             self._shadow.pop((ns, key), None)
@@ -266,6 +358,12 @@ class SettingsProvider:
         world = self.phone.state_data()["world"]["settings"]
         for (ns, key) in MAPPED:
             if ns != namespace:
+                continue
+            if (ns, key) in AUDIO_KEYS:
+                text = self._raw_mapped.get((ns, key)) if not self._stock() else None
+                text = text or self._audio_text((ns, key), world)
+                if text is not None:
+                    out[key] = text
                 continue
             val = (self._shadow_value((ns, key), world) or self._raw_mapped.get((ns, key))
                    or self._service_text((ns, key), world))

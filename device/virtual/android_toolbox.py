@@ -10,11 +10,11 @@ who they are (``id``, ``whoami``), read the clock (``date +%s``) and look for pr
 from __future__ import annotations
 
 import re
-from datetime import datetime, timezone
+from datetime import datetime, timezone, tzinfo
 from typing import TYPE_CHECKING, Any
 
 from .android_am import pid_of
-from .shline import CommandContext, CommandHandler, ShellInterpreter, cmd_cat, cmd_sleep
+from .shline import CommandContext, CommandHandler, ShellInterpreter, cmd_cat, cmd_sleep, find_job
 
 if TYPE_CHECKING:
     from .phone import VirtualPhone
@@ -40,8 +40,14 @@ TOYBOX = {"cat", "chmod", "cp", "date", "du", "echo", "find", "grep", "head", "i
           "true", "false", "printf", "cut", "sort", "uniq", "tr", "seq", "ifconfig", "getenforce"}
 
 
-def _strftime(fmt: str, dt: datetime) -> str:
-    epoch = int(dt.replace(tzinfo=timezone.utc).timestamp())
+def _strftime(fmt: str, dt: datetime, zone: tzinfo = timezone.utc) -> str:
+    """toybox ``date +FMT`` of the local wall time ``dt`` in ``zone`` (``%s`` is epoch seconds,
+    ``%Z`` the zone's abbreviation — EST/EDT —, ``%z`` its offset)."""
+    aware = dt if dt.tzinfo else dt.replace(tzinfo=zone)
+    epoch = int(aware.timestamp())
+    name = aware.tzname() or "UTC"
+    off = aware.utcoffset()
+    mins = int(off.total_seconds() // 60) if off is not None else 0
     out: list[str] = []
     i = 0
     while i < len(fmt):
@@ -54,9 +60,9 @@ def _strftime(fmt: str, dt: datetime) -> str:
             elif k == "N":
                 out.append(f"{dt.microsecond * 1000:09d}")
             elif k == "Z":
-                out.append("UTC")
+                out.append("UTC" if name in ("UTC", "Z") else name)
             elif k == "z":
-                out.append("+0000")
+                out.append(f"{'+' if mins >= 0 else '-'}{abs(mins) // 60:02d}{abs(mins) % 60:02d}")
             elif k == "e":
                 out.append(f"{dt.day:2d}")
             elif k == "%":
@@ -162,11 +168,12 @@ class Toolbox:
     # --- time
     async def date(self, ctx: CommandContext) -> int:
         fmt = "%a %b %e %H:%M:%S %Z %Y"
+        utc = False
         for a in ctx.args:
             if a.startswith("+"):
                 fmt = a[1:]
             elif a in ("-u", "--utc"):
-                continue
+                utc = True
             elif a.startswith("-s") or re.fullmatch(r"\d{8,12}(\.\d\d)?", a):
                 await ctx.err("date: cannot set date: Operation not permitted\n")
                 return 1
@@ -174,7 +181,10 @@ class Toolbox:
                 await ctx.err(f"date: Unknown option '{a.lstrip('-')[:1]}' (see \"date --help\")\n")
                 return 1
         now = await self.phone.acall(self.phone.now)
-        await ctx.out(_strftime(fmt, now) + "\n")
+        zone = getattr(self.phone, "zone", None) or timezone.utc
+        if utc:  # -u: the same instant, as UTC wall time
+            now = now.replace(tzinfo=zone).astimezone(timezone.utc)
+        await ctx.out(_strftime(fmt, now, zone) + "\n")
         return 0
 
     # --- processes
@@ -329,6 +339,10 @@ class Toolbox:
             if proc is not None:
                 if signum:
                     proc.kill(signum)
+                continue
+            job = find_job(pid)  # a shell's background job (``screenrecord f &`` … ``kill -INT $!``)
+            if job is not None:
+                job.kill(signum)
                 continue
             if pid in (ctx.shell.pid, ctx.shell.pid + 1):
                 continue  # the shell itself (or this kill): nothing the phone's state depends on
@@ -846,6 +860,59 @@ class Toolbox:
         return await logcat_main(self.phone, ctx)
 
     async def log(self, ctx: CommandContext) -> int:
+        """toybox ``log [-p PRI] [-t TAG] [MESSAGE...]`` (toys/android/log.c): the words joined by
+        spaces (cut at 1024 bytes, "log cut at 1024 bytes"), or each line of stdin when there are
+        none, go to ``__android_log_write`` — the *main* buffer — with priority ``-p``
+        (``d e f i s v w``, case-insensitive; default INFO) and tag ``-t`` (default ``log``). The
+        record carries the ``log`` process's own pid (the shell forks it) and the shell's uid."""
+        from .android_media import logd_of
+
+        args = list(ctx.args)
+        pri, tag = "I", "log"
+        words: list[str] = []
+        i = 0
+        while i < len(args):
+            a = args[i]
+            if a == "--":
+                words += args[i + 1:]
+                break
+            if a.startswith("-") and len(a) > 1 and not words:
+                opt, val = a[1], a[2:]
+                if opt not in "pt":
+                    await ctx.err(f"log: Unknown option '{a[1:]}' (see \"log --help\")\n")
+                    return 1
+                if not val:
+                    if i + 1 >= len(args):
+                        await ctx.err(f"log: Missing argument to -{opt} (see \"log --help\")\n")
+                        return 1
+                    val, i = args[i + 1], i + 1
+                if opt == "p":
+                    idx = "defisvw".find(val[:1].lower()) if len(val) == 1 else -1
+                    if idx < 0:
+                        await ctx.err(f"log: bad -p '{val}'\n")
+                        return 1
+                    pri = "DEFISVW"[idx]
+                else:
+                    tag = val
+                i += 1
+                continue
+            words.append(a)
+            i += 1
+        pid = ctx.shell.new_pid()
+        uid = 0 if self._root() else 2000
+        log = logd_of(self.phone)
+        if words:
+            text = " ".join(words)
+            if len(text.encode("utf-8", "surrogateescape")) >= 1024:
+                text = text.encode("utf-8", "surrogateescape")[:1024].decode("utf-8", "ignore")
+                await ctx.err("log: log cut at 1024 bytes\n")
+            lines = [text]
+        else:  # do_lines(0, '\n', log_line), then the (empty) buffer once more
+            data = (await ctx.read_all()).decode("utf-8", "surrogateescape")
+            lines = [ln for ln in data.split("\n")[:-1 if data.endswith("\n") else None]] + [""]
+        if pri != "S":
+            for line in lines:
+                log.write("main", pri, tag, line, pid=pid, tid=pid, uid=uid)
         return 0
 
 

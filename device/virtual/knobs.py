@@ -39,6 +39,23 @@ Defaults, and why:
 * ``google_account=None`` — no account on the phone (so it has no calendar at all). An
   address (``user@gmail.com``) models a phone signed in to Google: its ``com.google``
   calendar syncs to that person's cloud, and s2r must never write into it.
+* ``locked=False`` — no screen lock ("None" in Settings ▸ Security, so ``LockPatternUtils
+  .isLockScreenDisabled``: the keyguard never shows). ``True``: a swipe lock without a PIN; the
+  phone boots to SystemUI's keyguard, ``wm dismiss-keyguard`` or a swipe up dismisses it, and it
+  comes back when the screen goes off (power key, or the screen-off timeout).
+* ``locked_pin=None`` — a PIN lock (a *secure* keyguard): ``wm dismiss-keyguard`` and a swipe up
+  only show the bouncer; only the PIN opens it. A phone s2r must not, and cannot, unlock.
+* ``screen_timeout`` — the screen goes off after ``screen_off_timeout`` (system setting, at least
+  10 s: ``config_minimumScreenOffTimeout``) without user activity, unless
+  ``stay_on_while_plugged_in`` covers USB (the phone is USB-powered). Off by default — such a
+  phone never sleeps by itself, like Developer options ▸ Stay awake, so a test phone left idle
+  stays on — and on by default for a locked phone, whose keyguard must come back on its own.
+* ``anonymous=False`` — the phone says it is s2r's (``ro.s2r.virtual=1``, ``ro.s2r.flavor``).
+  ``True``: a phone that poses as a real one — no ``ro.s2r.*`` property and the identity of a
+  real phone (its profile's, e.g. a Pixel 7 "google/panther", arm64, a Pixel-like serial), so
+  s2r takes its real-phone paths. Only profiles modelled on a real phone, flavor ``aosp``.
+* ``timezone="UTC"`` — ``persist.sys.timezone``: the zone of ``date``, of what the apps show
+  and what alarms mean (local wall time), while providers store UTC epoch milliseconds.
 * ``timing="fast"`` — what a capture or a command *costs* on the phone. ``fast`` (the default,
   and what the tests use) adds nothing: a dump takes what rendering the sim takes (~17 ms), a
   screencap a few tens of ms. ``realistic`` sets the cost knobs below from published figures
@@ -92,7 +109,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from actionmap.apps import APP_IDS
 
 __all__ = ["FlakyTransport", "PhoneKnobs", "TIMING_PRESETS", "DEFAULT_IME", "ADB_KEYBOARD_IME", "U2_IME", "ANDROID_SDK",
-           "PERMISSIVE_IMES"]
+           "PERMISSIVE_IMES", "REAL_MODELS"]
 
 #: The AOSP keyboard (what a stock phone types with).
 DEFAULT_IME = "com.android.inputmethod.latin/.LatinIME"
@@ -102,6 +119,11 @@ ADB_KEYBOARD_IME = "com.android.adbkeyboard/.AdbIME"
 U2_IME = "com.github.uiautomator/.AdbKeyboard"
 #: What a rooted emulator set up for agents often carries (``permissive=True``).
 PERMISSIVE_IMES = [DEFAULT_IME, ADB_KEYBOARD_IME, U2_IME]
+#: Real phones a profile may be modelled on → (manufacturer, brand, product/device codename):
+#: what an ``anonymous`` phone reports (``ro.product.*``, ``ro.build.fingerprint``).
+REAL_MODELS: dict[str, tuple[str, str, str]] = {"Pixel 7": ("Google", "google", "panther"),
+                                                "Pixel 7 Pro": ("Google", "google", "cheetah"),
+                                                "Pixel 8": ("Google", "google", "shiba")}
 #: Android release → API level (``ro.build.version.sdk``).
 ANDROID_SDK: dict[int, int] = {11: 30, 13: 33, 14: 34, 15: 35}
 #: The cost knobs each ``timing`` preset sets (sources: the module docstring).
@@ -169,6 +191,16 @@ class PhoneKnobs(BaseModel):
     input_cmd_ms: float = Field(0.0, ge=0, le=10000, description="Cost of one `input` shell command.")
     app_process_ms: float = Field(0.0, ge=0, le=10000,
                                   description="Runtime start of a Java shell tool (`content`) on every call.")
+    locked: bool = Field(False, description="A swipe screen lock without a PIN: boots to the keyguard, which "
+                                            "`wm dismiss-keyguard` or a swipe up dismisses.")
+    locked_pin: str | None = Field(None, description="A PIN screen lock (secure keyguard): dismissing it only "
+                                                     "shows the bouncer. 4-16 digits.")
+    screen_timeout: bool | None = Field(None, description="The screen goes off after `screen_off_timeout` without "
+                                                          "user activity (default: on for a locked phone only).")
+    anonymous: bool = Field(False, description="Pose as a real phone: no ro.s2r.* properties, a real phone's "
+                                               "identity (s2r takes its real-phone paths).")
+    timezone: str = Field("UTC", description="persist.sys.timezone (an IANA zone): what date, the apps and the "
+                                             "alarms show; providers store UTC epoch millis.")
 
     @model_validator(mode="before")
     @classmethod
@@ -195,6 +227,52 @@ class PhoneKnobs(BaseModel):
         if isinstance(data, dict) and data.get("permissive") and "installed_imes" not in data:
             data = {**data, "installed_imes": list(PERMISSIVE_IMES)}
         return data
+
+    @field_validator("locked_pin")
+    @classmethod
+    def _pin(cls, v: str | None) -> str | None:
+        """A PIN is 4 to 16 digits (LockPatternUtils.MIN_LOCK_PASSWORD_SIZE, PasswordMetrics.MAX_PASSWORD_LENGTH)."""
+        if v is None:
+            return None
+        v = str(v).strip()
+        if not (v.isascii() and v.isdigit() and 4 <= len(v) <= 16):
+            raise ValueError(f"a PIN is 4 to 16 digits, got {v!r}")
+        return v
+
+    @field_validator("timezone")
+    @classmethod
+    def _zone(cls, v: str) -> str:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        v = str(v).strip() or "UTC"
+        try:
+            ZoneInfo(v)
+        except (ZoneInfoNotFoundError, ValueError) as e:
+            raise ValueError(f"unknown time zone {v!r}; use an IANA name such as America/New_York") from e
+        return v
+
+    @model_validator(mode="after")
+    def _identity(self) -> "PhoneKnobs":
+        if self.anonymous:
+            from sim.profiles import PROFILES
+
+            model = PROFILES[self.profile].model if self.profile in PROFILES else ""
+            if model not in REAL_MODELS:
+                raise ValueError(f"an anonymous phone needs a profile modelled on a real phone ({', '.join(REAL_MODELS)}); "
+                                 f"profile {self.profile!r} is {model!r}")
+            if self.flavor != "aosp":
+                raise ValueError("an anonymous phone runs stock apps: flavor must be 'aosp'")
+        return self
+
+    @property
+    def has_lock_screen(self) -> bool:
+        """A screen lock is set (swipe or PIN): the keyguard can show."""
+        return bool(self.locked or self.locked_pin)
+
+    @property
+    def sleeps(self) -> bool:
+        """Whether the screen-off timeout applies (``screen_timeout``, default: a locked phone's)."""
+        return self.has_lock_screen if self.screen_timeout is None else bool(self.screen_timeout)
 
     @field_validator("android")
     @classmethod

@@ -35,7 +35,12 @@ so the loop keeps serving other streams. Coordinates are device pixels of the cu
 ``window_size() -> (w, h)``             effective size (override wins), rotated
 ``rotation`` (property)                 0–3 (the sim is portrait-only: always 0)
 ``density`` (property)                  effective dpi
-``screen_on`` (property)                False after ``KEYCODE_POWER`` / ``SLEEP``
+``screen_on`` (property)                False after ``KEYCODE_POWER`` / ``SLEEP``, or the screen-off
+                                        timeout (knob ``screen_timeout``)
+``keyguard_state()`` / ``dismiss_keyguard()``  SystemUI's keyguard (knobs ``locked``, ``locked_pin``):
+                                        showing, secure, bouncer; ``wm dismiss-keyguard``
+``zone`` / ``local_to_epoch(t)`` / ``epoch_to_local(ts)``  the phone's time zone (knob ``timezone``):
+                                        the world's times are its wall times, providers store UTC
 ``foreground() -> (package, activity)``  focused app, fully qualified activity
 ``keyboard_visible() -> bool``          the soft keyboard is up
 ``info() -> dict``                      identity, display, knobs, foreground (JSON-ready)
@@ -70,7 +75,7 @@ import random
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timedelta
 from typing import Any, Callable, TypeVar
 
 from actionmap.apps import registry
@@ -81,7 +86,7 @@ from actionmap.worldstate import WorldState
 from .adbd import ConnectionHandler, ThreadedAdbd
 from .android_files import PhoneFS, StorageMirror
 from .android_keys import key_effect, resolve_keycode
-from .knobs import PhoneKnobs
+from .knobs import REAL_MODELS, PhoneKnobs
 
 __all__ = ["VirtualPhone", "SIM_PACKAGES", "PACKAGE_APPS"]
 
@@ -121,6 +126,10 @@ class VirtualPhone:
         self._lock = threading.RLock()
         self._executor = ThreadPoolExecutor(max_workers=8, thread_name_prefix="vphone")
         self._rng = random.Random(f"s2r-vphone:{self.knobs.seed}")
+        from zoneinfo import ZoneInfo
+
+        #: persist.sys.timezone: the sim world's times are wall times of this zone
+        self.zone = ZoneInfo(self.knobs.timezone)
         # the phone's clock: sim time advances with wall time at knobs.clock_rate
         self._clock_wall = time.monotonic()
         boot_time = json.loads(self.env.capture())["world"].get("time")
@@ -128,11 +137,22 @@ class VirtualPhone:
         self._state_time = self._clock_sim
         self.fs: PhoneFS = PhoneFS.android(clock=self.now_epoch)  # type: ignore[assignment]
         self.mirror = StorageMirror(self.fs)
+        self.mirror.zone = self.zone  # shared storage's times ⇄ the world's local file times
         # display
         self.override_size: tuple[int, int] | None = None
         self.override_density: int | None = None
         self._screen_on = True
         self.booted_at = time.time()
+        # power and keyguard (see "Power and keyguard" below): a locked phone boots to its keyguard
+        # (KeyguardViewMediator.onSystemReady → doKeyguardLocked)
+        self._keyguard = self.knobs.has_lock_screen
+        self._bouncer = False
+        self._pin_typed = ""
+        self._pin_message = ""
+        self._lock_at: float | None = None  # a delayed lock (doKeyguardLaterLocked), monotonic
+        self._dismiss_pending = False
+        self._last_activity = time.monotonic()
+        self._keyguard_frame: tuple[Any, bytes] | None = None
         # render cache and animation
         self._rev = 0
         self._cache_rev = -1
@@ -195,7 +215,7 @@ class VirtualPhone:
 
             install_u2server(self)
         if self.serialno is None:
-            self.serialno = f"S2RV{self.adbd.port:05d}"
+            self.serialno = self._pixel_serial() if self.knobs.anonymous else f"S2RV{self.adbd.port:05d}"
         self._started = True
         log.info("virtual phone %s up (%s, %s)", self.serial, self.profile.name, self.knobs.flavor)
         return self
@@ -230,37 +250,59 @@ class VirtualPhone:
 
     # ------------------------------------------------------------------ identity
     def properties(self) -> dict[str, str]:
-        """``getprop`` values (also the adbd CNXN banner's ``ro.product.*``)."""
+        """``getprop`` values (also the adbd CNXN banner's ``ro.product.*``).
+
+        An ``anonymous`` phone leaves out ``ro.s2r.*`` and reports the real phone its profile is
+        modelled on (:data:`device.virtual.knobs.REAL_MODELS`): a Pixel 7 is ``google/panther``,
+        64-bit only (``ro.product.cpu.abilist=arm64-v8a``, ``ro.zygote=zygote64``: the Pixel 7 dropped
+        32-bit app support), with a Pixel-like serial number. ``persist.sys.timezone`` is the
+        ``timezone`` knob.
+        """
         model = self.profile.model
-        codename = _PRODUCT_CODENAMES.get(model, _slug(model))
+        anonymous = self.knobs.anonymous
+        manufacturer, brand, codename = REAL_MODELS.get(model) or (
+            self.profile.manufacturer, self.profile.manufacturer.lower(), _PRODUCT_CODENAMES.get(model, _slug(model)))
         dev = self._device_info()
         release = str(self.knobs.android)
         sdk = str(self.knobs.sdk)
         build = _BUILD_IDS.get(self.knobs.android) or dev.get("build") or "AP2A.240805.005"
-        brand = self.profile.manufacturer.lower()
         fingerprint = f"{brand}/{codename}/{codename}:{release}/{build}/11520431:user/release-keys"
         density = self.profile.density
+        serial = self.serialno or (self._pixel_serial() if anonymous else "S2RV00000")
         props = {
-            "ro.product.model": model, "ro.product.manufacturer": self.profile.manufacturer,
+            "ro.product.model": model, "ro.product.manufacturer": manufacturer,
             "ro.product.brand": brand, "ro.product.name": codename, "ro.product.device": codename,
-            "ro.product.board": codename, "ro.product.cpu.abi": "x86_64", "ro.product.cpu.abilist": "x86_64,arm64-v8a",
+            "ro.product.board": codename,
+            "ro.product.cpu.abi": "arm64-v8a" if anonymous else "x86_64",
+            "ro.product.cpu.abilist": "arm64-v8a" if anonymous else "x86_64,arm64-v8a",
             "ro.product.locale": "en-US", "ro.product.vendor.model": model,
-            "ro.product.system.manufacturer": self.profile.manufacturer,
+            "ro.product.system.manufacturer": manufacturer,
             "ro.build.version.release": release, "ro.build.version.release_or_codename": release,
             "ro.build.version.sdk": sdk, "ro.build.id": build, "ro.build.display.id": f"{build} release-keys",
             "ro.build.type": "user", "ro.build.tags": "release-keys", "ro.build.fingerprint": fingerprint,
             "ro.build.version.security_patch": "2027-03-05", "ro.build.characteristics": "nosdcard",
-            "ro.serialno": self.serialno or "S2RV00000", "ro.boot.serialno": self.serialno or "S2RV00000",
+            "ro.serialno": serial, "ro.boot.serialno": serial,
             "ro.sf.lcd_density": str(density), "ro.hardware": codename, "ro.debuggable": "0", "ro.secure": "1",
-            "ro.adb.secure": "1", "ro.s2r.virtual": "1", "ro.s2r.flavor": self.knobs.flavor,
-            "persist.sys.timezone": "UTC", "persist.sys.locale": "en-US",
+            "ro.adb.secure": "1",
+            "persist.sys.timezone": self.knobs.timezone, "persist.sys.locale": "en-US",
             "persist.sys.device_name": self.read_settings_field("device_name") or model,
             "sys.boot_completed": "1", "dev.bootcomplete": "1", "init.svc.adbd": "running",
             "service.adb.tcp.port": str(self.adbd.port if self._started else 5555),
             "gsm.operator.alpha": "T-Mobile", "gsm.sim.state": "READY", "ro.config.ringtone": "Your_New_Adventure.ogg",
-            "ro.opengles.version": "196610", "ro.zygote": "zygote64_32", "ro.kernel.version": "5.10",
+            "ro.opengles.version": "196610", "ro.zygote": "zygote64" if anonymous else "zygote64_32",
+            "ro.kernel.version": "5.10",
         }
+        if not anonymous:
+            props.update({"ro.s2r.virtual": "1", "ro.s2r.flavor": self.knobs.flavor})
         return props
+
+    def _pixel_serial(self) -> str:
+        """A serial number shaped like a Pixel's (14 upper-case alphanumerics), stable per phone."""
+        import hashlib
+
+        port = self.adbd.port if getattr(self, "adbd", None) is not None else 0
+        digest = hashlib.sha256(f"s2r-serial:{self.knobs.seed}:{port}".encode()).hexdigest().upper()
+        return digest[:5] + "FDH" + digest[5:11]
 
     def _device_info(self) -> dict[str, Any]:
         try:
@@ -276,12 +318,34 @@ class VirtualPhone:
 
     # ------------------------------------------------------------------ clock
     def now(self) -> datetime:
-        """The phone's local wall clock (UTC zone), following wall time at ``clock_rate``."""
+        """The phone's local wall clock (naive, in :attr:`zone`), following wall time at ``clock_rate``."""
         elapsed = (time.monotonic() - self._clock_wall) * self.knobs.clock_rate
         return self._clock_sim + timedelta(seconds=elapsed)
 
     def now_epoch(self) -> float:
-        return self.now().replace(tzinfo=timezone.utc).timestamp()
+        """The phone's clock as epoch seconds: its local wall time read in its zone."""
+        return self.local_to_epoch(self.now())
+
+    def local_to_epoch(self, when: datetime | str) -> float:
+        """A naive local wall time of the phone (a ``datetime`` or ISO text) → epoch seconds.
+
+        What a provider stores for a time an app shows (CalendarContract ``dtstart``, ``Sms.DATE``,
+        ``CallLog.Calls.DATE`` are UTC epoch milliseconds). A wall time the zone skips (the spring
+        DST gap) or repeats (the autumn one) is read with ``fold=0``, as ``java.time`` resolves a
+        local time before the transition. An aware ``datetime`` keeps its own offset."""
+        dt = datetime.fromisoformat(when) if isinstance(when, str) else when
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=self.zone)
+        return dt.timestamp()
+
+    def epoch_to_local(self, ts: float) -> datetime:
+        """Epoch seconds → the naive local wall time the phone's apps show for it."""
+        return datetime.fromtimestamp(ts, tz=self.zone).replace(tzinfo=None)
+
+    def utc_offset(self, when: datetime | None = None) -> timedelta:
+        """The zone's offset from UTC at a local wall time (now by default)."""
+        dt = (when or self.now()).replace(tzinfo=self.zone)
+        return dt.utcoffset() or timedelta(0)
 
     def _set_clock(self, when: datetime) -> None:
         self._clock_sim = when
@@ -470,7 +534,9 @@ class VirtualPhone:
 
     @property
     def screen_on(self) -> bool:
-        return self._screen_on
+        with self._lock:
+            self._power_tick_locked()
+            return self._screen_on
 
     def animation_ms(self) -> float:
         """Effective transition length: the knob × ``animator_duration_scale``."""
@@ -495,8 +561,11 @@ class VirtualPhone:
         """
         W, H = self.window_size()
         with self._lock:
+            self._power_tick_locked()
             if not self._screen_on:
                 return _blank_png(W, H)
+            if self._keyguard:  # SystemUI's keyguard covers every app window
+                return self._keyguard_png_locked()
             obs = self._render_locked(True)
             png = obs.screenshot
             left = self.animating()
@@ -512,8 +581,13 @@ class VirtualPhone:
         return png
 
     def elements(self) -> list[UIElement]:
-        """The visible UI nodes at the effective screen size."""
+        """The visible UI nodes at the effective screen size (the keyguard's while it shows)."""
         with self._lock:
+            self._power_tick_locked()
+            if self._keyguard:
+                from device.parsers.hierarchy import parse_hierarchy
+
+                return list(parse_hierarchy(self._keyguard_xml_locked(), screen=self.window_size()).elements)
             obs = self._render_locked(False)
             sx, sy = self._scale()
         if (sx, sy) == (1.0, 1.0):
@@ -537,6 +611,10 @@ class VirtualPhone:
             left = self.animating()
             if left > 0:
                 time.sleep(left / 1000)
+        with self._lock:
+            self._power_tick_locked()
+            if self._keyguard:  # the notification shade window, which hosts the keyguard, is all there is
+                return self._keyguard_xml_locked()
         els = self.elements()
         return to_hierarchy_xml(els, rotation=self.rotation, screen=self.window_size())
 
@@ -545,7 +623,11 @@ class VirtualPhone:
             return bool(self._render_locked(False).keyboard_visible)
 
     def has_focused_field(self) -> bool:
+        """A text field has input focus (while the keyguard shows: only the bouncer's PIN entry)."""
         with self._lock:
+            self._power_tick_locked()
+            if self._keyguard:
+                return self._bouncer
             self._prepare_locked()
             return bool(json.loads(self.env.capture())["ui"].get("focus"))
 
@@ -643,7 +725,12 @@ class VirtualPhone:
             self._last_action_at = time.monotonic()
 
     def _touch_allowed(self) -> bool:
-        return self._screen_on
+        """The screen is on (a touch on a dark screen wakes nothing); the touch is user activity."""
+        with self._lock:
+            self._power_tick_locked()
+            if self._screen_on:
+                self._last_activity = time.monotonic()  # PowerManagerService.userActivity
+            return self._screen_on
 
     def tap(self, x: float, y: float) -> None:
         """A single touch at (x, y) in effective screen pixels."""
@@ -651,6 +738,8 @@ class VirtualPhone:
         if not self._touch_allowed():
             return
         x, y = self._jitter(x, y)
+        if self._keyguard_touch("tap", x, y):
+            return
         px, py = self._to_physical(x, y)
         self._inject({"kind": "tap", "x": px, "y": py})
 
@@ -659,6 +748,8 @@ class VirtualPhone:
         if not self._touch_allowed():
             return
         x, y = self._jitter(x, y)
+        if self._keyguard_touch("long_press", x, y):
+            return
         px, py = self._to_physical(x, y)
         self._inject({"kind": "long_press", "x": px, "y": py, "ms": int(ms)})
 
@@ -675,6 +766,8 @@ class VirtualPhone:
             return
         x0, y0 = self._jitter(x0, y0)
         x1, y1 = self._jitter(x1, y1)
+        if self._keyguard_touch("swipe", x0, y0, x1, y1):
+            return
         a, b = self._to_physical(x0, y0)
         c, d = self._to_physical(x1, y1)
         self._inject({"kind": "swipe", "x0": a, "y0": b, "x1": c, "y1": d, "ms": int(ms)})
@@ -683,6 +776,8 @@ class VirtualPhone:
         """Press and hold, then move (``input draganddrop``)."""
         self._latency()
         if not self._touch_allowed():
+            return
+        if self._keyguard_touch("drag", x0, y0, x1, y1):
             return
         a, b = self._to_physical(*self._jitter(x0, y0))
         c, d = self._to_physical(*self._jitter(x1, y1))
@@ -702,11 +797,18 @@ class VirtualPhone:
         self._latency()
         if kind == "power":
             with self._lock:
-                self._screen_on = (not self._screen_on) if arg == "toggle" else (arg == "on")
-                self._rev += 1
+                self._power_tick_locked()
+                if arg == "toggle":
+                    arg = "off" if self._screen_on else "on"
+                if arg == "on" and not self._screen_on:
+                    self._wake_locked()
+                elif arg == "off" and self._screen_on:
+                    self._sleep_locked("user", time.monotonic())
                 self._last_action_at = time.monotonic()
             return True
-        if not self._screen_on:
+        if not self._touch_allowed():  # keys reach nobody on a dark screen; a key is user activity
+            return True
+        if self._keyguard_key(kind, arg):
             return True
         if kind == "sim" and arg is not None:
             self._inject({"kind": "key", "key": arg})
@@ -718,14 +820,33 @@ class VirtualPhone:
         return True
 
     def input_text(self, text: str) -> bool:
-        """Commit ``text`` into the focused field (the IME path: any Unicode). False if no focus."""
+        """Commit ``text`` into the focused field (the IME path: any Unicode). False if no focus.
+
+        On the keyguard the only field is the bouncer's PIN entry, which takes digits."""
         self._latency()
-        if not self._screen_on or not self.has_focused_field():
+        if not self._touch_allowed():
+            return False
+        with self._lock:
+            if self._keyguard:
+                if not self._bouncer:
+                    return False
+                self._pin_typed = (self._pin_typed + "".join(c for c in text if c.isascii() and c.isdigit()))[:16]
+                self._keyguard_changed_locked()
+                return True
+        if not self.has_focused_field():
             return False
         self._inject({"kind": "text", "text": text})
         return True
 
     def clear_text(self) -> bool:
+        with self._lock:
+            self._power_tick_locked()
+            if self._keyguard:
+                if not (self._screen_on and self._bouncer):
+                    return False
+                self._pin_typed = ""
+                self._keyguard_changed_locked()
+                return True
         if not self._screen_on or not self.has_focused_field():
             return False
         self._inject({"kind": "clear_text"})
@@ -798,6 +919,219 @@ class VirtualPhone:
         self.mutate(stop)
         return True
 
+    # ------------------------------------------------------------------ power and keyguard
+    # How a stock phone with a screen lock behaves, from frameworks/base:
+    # * services/core/java/com/android/server/policy/PhoneWindowManager.java dismissKeyguardLw
+    #   (`wm dismiss-keyguard` → WindowManagerShellCommand.runDismissKeyguard → dismissKeyguard): "ask the
+    #   keyguard to prompt the user to authenticate if necessary" → KeyguardViewMediator.dismiss →
+    #   StatusBarKeyguardViewManager.dismissWithAction, deferred while dozing (the screen is off) →
+    #   KeyguardBouncer.show: "If no security auth (password/pin/pattern) is set, this will dismiss the
+    #   whole Keyguard. Otherwise, show the bouncer." A swipe up on the lock screen does the same.
+    # * packages/SystemUI/src/com/android/systemui/keyguard/KeyguardViewMediator.java
+    #   onStartedGoingToSleep: `lockImmediately = getPowerButtonInstantlyLocks() || !isSecure()`; going to
+    #   sleep with the keyguard showing resets it (mPendingReset: the bouncer goes); off because of the
+    #   timeout with a lock timeout > 0, or by the user without lockImmediately → doKeyguardLaterLocked(timeout)
+    #   (an alarm that locks `lock_screen_lock_after_timeout` ms later, KEYGUARD_LOCK_AFTER_DELAY_DEFAULT 5000,
+    #   cancelled by onStartedWakingUp); otherwise, unless the lock screen is disabled, setPendingLock → the
+    #   keyguard is shown as the screen goes dark.
+    # * services/core/java/com/android/server/power/PowerManagerService.java: the screen goes off
+    #   `screen_off_timeout` ms after the last user activity (never less than config_minimumScreenOffTimeout,
+    #   10 s) unless `stay_on_while_plugged_in` holds the USB plug type (BatteryManager.BATTERY_PLUGGED_USB = 2).
+    # The state is advanced lazily (_power_tick_locked) whenever anyone looks: only a look can tell.
+    @property
+    def keyguard_secure(self) -> bool:
+        """A PIN is set: the keyguard opens only with it (LockPatternUtils.isSecure)."""
+        return self.knobs.locked_pin is not None
+
+    def keyguard_state(self) -> dict[str, Any]:
+        """``{"showing", "secure", "bouncer", "occluded", "pin_len", "message", "enabled"}`` now."""
+        with self._lock:
+            self._power_tick_locked()
+            return {"showing": self._keyguard, "secure": self.keyguard_secure, "bouncer": self._keyguard and self._bouncer,
+                    "occluded": False, "pin_len": len(self._pin_typed), "message": self._pin_message,
+                    "enabled": self.knobs.has_lock_screen}
+
+    def keyguard_showing(self) -> bool:
+        return bool(self.keyguard_state()["showing"])
+
+    def dismiss_keyguard(self) -> None:
+        """``wm dismiss-keyguard``: a keyguard without a PIN goes away; a secure one shows its bouncer."""
+        with self._lock:
+            self._power_tick_locked()
+            self._dismiss_locked()
+
+    def _screen_timeout_s(self) -> float | None:
+        if not self.knobs.sleeps:
+            return None
+        try:
+            stay = int(self.settings.raw("global", "stay_on_while_plugged_in") or "0")
+        except ValueError:
+            stay = 0
+        if stay & 2:  # plugged into USB (dumpsys battery: USB powered) and told to stay on then
+            return None
+        try:
+            ms = int(self.read_settings_field("screen_off_timeout_ms") or 60_000)
+        except (TypeError, ValueError):
+            ms = 60_000
+        return max(ms, 10_000) / 1000
+
+    def _lock_after_s(self) -> float:
+        try:
+            return max(0, int(self.settings.raw("secure", "lock_screen_lock_after_timeout") or "5000")) / 1000
+        except ValueError:
+            return 5.0
+
+    def _power_tick_locked(self) -> None:
+        """Apply what time did: the screen-off timeout, and a delayed lock that fell due."""
+        now = time.monotonic()
+        if self._screen_on:
+            timeout = self._screen_timeout_s()
+            if timeout is not None and now - self._last_activity >= timeout:
+                self._sleep_locked("timeout", self._last_activity + timeout)
+        if not self._screen_on and self._lock_at is not None and now >= self._lock_at:
+            self._lock_at = None
+            self._show_keyguard_locked()
+
+    def _sleep_locked(self, reason: str, at: float) -> None:
+        """The screen goes off (``reason``: "user" — the power key — or "timeout")."""
+        self._screen_on = False
+        self._rev += 1
+        if not self.knobs.has_lock_screen:
+            return
+        if self._keyguard:  # mPendingReset: the keyguard stays, its bouncer and typed PIN go
+            self._bouncer, self._pin_typed, self._pin_message = False, "", ""
+            return
+        try:
+            instantly = (self.settings.raw("secure", "power_button_instantly_locks") or "1") != "0"
+        except Exception:  # noqa: BLE001
+            instantly = True
+        lock_immediately = instantly or not self.keyguard_secure
+        lock_after = self._lock_after_s()
+        if (reason == "timeout" and lock_after > 0) or (reason == "user" and not lock_immediately):
+            self._lock_at = at + lock_after
+        else:
+            self._show_keyguard_locked()
+
+    def _wake_locked(self) -> None:
+        self._power_tick_locked()  # a delayed lock that fell due while the screen was off
+        self._lock_at = None  # onStartedWakingUp → cancelDoKeyguardLaterLocked
+        self._screen_on = True
+        self._last_activity = time.monotonic()
+        self._rev += 1
+        if self._dismiss_pending:
+            self._dismiss_pending = False
+            self._dismiss_locked()
+
+    def _show_keyguard_locked(self) -> None:
+        self._keyguard, self._bouncer, self._pin_typed, self._pin_message = True, False, "", ""
+        self._rev += 1
+
+    def _hide_keyguard_locked(self) -> None:
+        self._anim_from = self._keyguard_frame[1] if self._keyguard_frame else self._last_frame
+        self._keyguard, self._bouncer, self._pin_typed, self._pin_message = False, False, "", ""
+        self._rev += 1
+        self._last_action_at = time.monotonic()
+
+    def _dismiss_locked(self) -> None:
+        if not self._keyguard:
+            return
+        if not self._screen_on:  # dismissWithAction while dozing: done once the screen is on
+            self._dismiss_pending = True
+            return
+        if self.keyguard_secure:
+            self._bouncer, self._pin_message = True, ""
+            self._keyguard_changed_locked()
+        else:
+            self._hide_keyguard_locked()
+
+    def _keyguard_changed_locked(self) -> None:
+        self._rev += 1
+        self._last_action_at = time.monotonic()
+
+    def _keyguard_touch(self, kind: str, x0: float, y0: float, x1: float | None = None, y1: float | None = None) -> bool:
+        """A touch while the keyguard shows goes to SystemUI (True), never to the app below.
+
+        A swipe up (at least a sixth of the screen) dismisses the lock screen as ``wm dismiss-keyguard``
+        does — a secure one shows its bouncer; a swipe down on the bouncer hides it again; a tap on
+        the bouncer's number pad types or submits the PIN; anything else does nothing."""
+        from .u2server import keyguard_window
+
+        with self._lock:
+            self._power_tick_locked()
+            if not self._keyguard:
+                return False
+            H = self.window_size()[1]
+            if kind in ("swipe", "drag") and y1 is not None:
+                dy = y1 - y0
+                if kind == "swipe" and dy <= -H / 6 and not self._bouncer:
+                    self._dismiss_locked()
+                elif kind == "swipe" and dy >= H / 6 and self._bouncer:
+                    self._bouncer, self._pin_typed, self._pin_message = False, "", ""
+                    self._keyguard_changed_locked()
+                return True
+            if kind == "tap":
+                key = keyguard_window(self).hit(x0, y0, bouncer=self._bouncer)
+                if key is not None:
+                    self._pin_key_locked(key)
+            return True
+
+    def _pin_key_locked(self, key: str) -> None:
+        """A bouncer key: a digit, ``delete_button`` or ``key_enter`` (KeyguardPinBasedInputView)."""
+        from .u2server import KEYGUARD_WRONG_PIN
+
+        if key == "delete_button":
+            self._pin_typed = self._pin_typed[:-1]
+        elif key == "key_enter":
+            if self._pin_typed and self._pin_typed == self.knobs.locked_pin:
+                self._hide_keyguard_locked()
+                return
+            if self._pin_typed:  # a wrong PIN: the entry is cleared and the message says so
+                self._pin_typed, self._pin_message = "", KEYGUARD_WRONG_PIN
+        elif key.startswith("key") and key[3:].isdigit():
+            self._pin_typed = (self._pin_typed + key[3:])[:16]
+        self._keyguard_changed_locked()
+
+    def _keyguard_key(self, kind: str, arg: str | None) -> bool:
+        """A key while the keyguard shows (True: SystemUI took it). BACK hides the bouncer; digits,
+        DEL and ENTER edit and submit the PIN on the bouncer; HOME and RECENTS do nothing on the
+        keyguard (PhoneWindowManager ignores them while it shows); volume keys work as always."""
+        with self._lock:
+            self._power_tick_locked()
+            if not self._keyguard:
+                return False
+            if kind == "volume":
+                return False
+            if kind == "sim" and arg == "back":
+                if self._bouncer:
+                    self._bouncer, self._pin_typed, self._pin_message = False, "", ""
+                    self._keyguard_changed_locked()
+            elif self._bouncer and kind == "sim" and arg in ("delete", "enter"):
+                self._pin_key_locked("delete_button" if arg == "delete" else "key_enter")
+            elif self._bouncer and kind == "text" and arg and arg.isdigit():
+                self._pin_key_locked("key" + arg)
+            return True
+
+    def _keyguard_view_state_locked(self) -> tuple[dict[str, Any], datetime, bool]:
+        state = {"showing": True, "bouncer": self._bouncer, "pin_len": len(self._pin_typed),
+                 "message": self._pin_message}
+        h24 = (self.settings.raw("system", "time_12_24") or "24") != "12"
+        return state, self.now().replace(second=0, microsecond=0), h24
+
+    def _keyguard_xml_locked(self) -> str:
+        from .u2server import keyguard_window
+
+        state, now, h24 = self._keyguard_view_state_locked()
+        return keyguard_window(self).xml(state, now, h24)
+
+    def _keyguard_png_locked(self) -> bytes:
+        from .u2server import keyguard_window
+
+        state, now, h24 = self._keyguard_view_state_locked()
+        key = (tuple(sorted(state.items())), now, h24, self.window_size(), self.density)
+        if self._keyguard_frame is None or self._keyguard_frame[0] != key:
+            self._keyguard_frame = (key, keyguard_window(self).draw(state, now, h24))
+        return self._keyguard_frame[1]
+
     # ------------------------------------------------------------------ sockets
     def register_tcp(self, port: int, handler: ConnectionHandler, *, on_demand: bool = False) -> None:
         """Serve ``handler(reader, writer)`` on device TCP ``port`` (``adb forward tcp:X tcp:PORT``).
@@ -839,6 +1173,9 @@ class VirtualPhone:
         """Identity, display, knobs and what is in front — JSON-ready."""
         W, H = self.window_size()
         pkg, act = self.foreground()
+        keyguard = self.keyguard_state()
+        if keyguard["showing"]:  # the active window is SystemUI's shade, which hosts the keyguard
+            pkg, act = "com.android.systemui", ""
         props = self.properties()
         return {
             "serial": self.serial if self._started else None,
@@ -851,12 +1188,14 @@ class VirtualPhone:
             "display": {"width": W, "height": H, "physical_width": self.profile.width_px,
                         "physical_height": self.profile.height_px, "density": self.density,
                         "physical_density": self.profile.density, "rotation": self.rotation,
-                        "screen_on": self._screen_on,
+                        "screen_on": self.screen_on,
                         "size_dp": [round(W * 160 / self.density), round(H * 160 / self.density)]},
             "foreground": {"package": pkg, "activity": act},
             "ime": self.settings.raw("secure", "default_input_method"),
             "knobs": self.knobs.summary(),
             "time": self.now().isoformat(timespec="seconds"),
+            "timezone": self.knobs.timezone,
+            "keyguard": keyguard,
         }
 
 

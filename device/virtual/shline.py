@@ -24,8 +24,13 @@ adb 29 sends ``screencap '-p'``, uiautomator2 sends ``CLASSPATH=... app_process 
   always works; other paths need a VirtualFS);
 * special builtins (they change interpreter state, so they are not overridable):
   ``exit``, ``cd``, ``export``, ``unset``, ``:``, ``true``, ``false``;
-  regular builtins ``echo`` (mksh semantics: escapes on by default, ``-n``, ``-e``, ``-E``)
-  and ``pwd``, which a ``commands`` entry of the same name replaces.
+  regular builtins ``echo`` (mksh semantics: escapes on by default, ``-n``, ``-e``, ``-E``),
+  ``pwd``, ``read``, ``wait`` and ``type`` (mksh's ``whence -v``), which a ``commands`` entry of
+  the same name replaces;
+* background jobs (``cmd &``, ``$!``): each is a :class:`Job` with its own pid that ``kill``
+  (a command handler, see :func:`find_job`) can signal and ``wait`` can collect — a signal the
+  command catches (``ctx.job.catch(SIGINT)``, as screenrecord does) is delivered to it, any
+  other ends it with status 128 + the signal, as the kernel does.
 
 Not supported (a ``ShellSyntaxError`` is reported the way mksh reports syntax errors, exit
 status 1): ``if/for/while/case`` and other compound commands, functions, subshells
@@ -38,6 +43,7 @@ Errors look like the device's: an unknown command prints
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import itertools
 import logging
 import os
@@ -49,6 +55,8 @@ if TYPE_CHECKING:  # imported only for annotations: shline must not depend on fs
     from .fs import VirtualFS
 
 __all__ = [
+    "Job",
+    "find_job",
     "InputStream",
     "OutputStream",
     "CommandContext",
@@ -92,6 +100,65 @@ BIN_DIRS = ("/system/bin/", "/system/xbin/", "/vendor/bin/", "/product/bin/", "/
             "/system_ext/bin/", "/apex/com.android.runtime/bin/")
 
 _pids = itertools.count(4242)
+
+
+def next_pid() -> int:
+    """A fresh process id (every command the shell forks gets one)."""
+    return next(_pids)
+
+
+class Job:
+    """A background job (``cmd &``): its pid (``$!``), its task and the signals it received.
+
+    A command that handles a signal registers it with :meth:`catch` and waits on
+    :attr:`signalled`; :meth:`kill` with any other signal cancels the job's task, whose status is
+    then 128 + the signal (mksh ``waitfor``)."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.task: "asyncio.Task[int] | None" = None
+        self.status: int | None = None
+        self.signal: int = 0  # the signal that ended it
+        self.caught: set[int] = set()
+        self.received: list[int] = []
+        self.signalled = asyncio.Event()
+
+    def catch(self, *signums: int) -> None:
+        self.caught.update(signums)
+
+    @property
+    def done(self) -> bool:
+        return self.task is None or self.task.done()
+
+    def kill(self, signum: int) -> bool:
+        """Deliver ``signum`` (0 only checks the job exists); False when it has ended."""
+        if self.done:
+            return False
+        if signum == 0:
+            return True
+        if signum in self.caught:
+            self.received.append(signum)
+            self.signalled.set()
+            return True
+        if signum in (18, 28, 17, 23):  # SIGCONT, SIGWINCH, SIGCHLD, SIGURG: ignored by default
+            return True
+        self.signal = signum
+        assert self.task is not None
+        self.task.cancel()
+        return True
+
+
+_JOBS: dict[int, Job] = {}
+_CURRENT_JOB: "contextvars.ContextVar[Job | None]" = contextvars.ContextVar("shline_job", default=None)
+
+
+def find_job(pid: int) -> Job | None:
+    """The live background job with this pid (in any shell of the process), if any."""
+    job = _JOBS.get(pid)
+    if job is not None and job.done:
+        _JOBS.pop(pid, None)
+        return None
+    return job
 
 
 # ============================================================================ streams
@@ -251,6 +318,8 @@ class CommandContext:
     stdout: OutputStream
     stderr: OutputStream
     shell: "ShellInterpreter"
+    #: the background job this command runs in (``cmd &``), None in the foreground
+    job: Job | None = field(default_factory=lambda: _CURRENT_JOB.get())
 
     @property
     def name(self) -> str:
@@ -671,7 +740,9 @@ class ShellInterpreter:
         self.pid = next(_pids)
         self.last_bg_pid = 0
         self.background: set[asyncio.Task[int]] = set()
+        self.jobs: dict[int, Job] = {}
         self._stderr: OutputStream = NullOutput()  # where $(...) errors go
+        self._stdin: InputStream = BytesInput()  # the stdin of the builtin running now (``read``)
 
     # ------------------------------------------------------------------ entry points
     async def run(self, line: str, *, stdin: InputStream | None = None,
@@ -714,20 +785,44 @@ class ShellInterpreter:
         return status, out.getvalue()
 
     # ------------------------------------------------------------------ execution
+    def new_pid(self) -> int:
+        """A fresh pid for a process this shell starts (``log``, ``am``'s ``cmd`` …)."""
+        return next_pid()
+
     def _spawn_background(self, andor: AndOr, stdout: OutputStream, stderr: OutputStream) -> None:
-        fg = AndOr(andor.items)
+        record = Job(next_pid())
 
         async def job() -> int:
+            _CURRENT_JOB.set(record)
+            status = 0
             try:
-                await self._run_andor(fg, BytesInput(), stdout, stderr)
-            except (ShellExit, BrokenPipeError, ConnectionError):
-                pass
-            return 0
+                for connector, pipeline in andor.items:  # the job's own $? (not the shell's)
+                    if connector == "&&" and status != 0 or connector == "||" and status == 0:
+                        continue
+                    status = await self._run_pipeline(pipeline, BytesInput(), stdout, stderr)
+            except ShellExit as exc:
+                status = exc.code & 0xFF
+            except (BrokenPipeError, ConnectionError):
+                status = 141
+            except asyncio.CancelledError:
+                if not record.signal:
+                    raise
+                status = 128 + record.signal
+            record.status = status
+            return status
 
         task = asyncio.get_running_loop().create_task(job())
-        self.last_bg_pid = next(_pids)
+        record.task = task
+        self.last_bg_pid = record.pid
+        self.jobs[record.pid] = record
+        _JOBS[record.pid] = record
         self.background.add(task)
-        task.add_done_callback(self.background.discard)
+
+        def ended(t: "asyncio.Task[int]") -> None:
+            self.background.discard(t)
+            if _JOBS.get(record.pid) is record:
+                _JOBS.pop(record.pid, None)
+        task.add_done_callback(ended)
 
     async def _run_andor(self, andor: AndOr, stdin: InputStream, stdout: OutputStream,
                          stderr: OutputStream) -> None:
@@ -800,6 +895,7 @@ class ShellInterpreter:
             if regular is None:
                 await serr.write(f"{self.shell_name}: {name}: inaccessible or not found\n".encode())
                 return 127
+            self._stdin = sin
             return await regular(argv, sout, serr)
         ctx = CommandContext(argv=argv, env=env, stdin=sin, stdout=sout, stderr=serr, shell=self)
         try:
@@ -976,7 +1072,97 @@ class ShellInterpreter:
         }.get(name)
 
     def _regular_builtin(self, name: str) -> Callable[[list[str], OutputStream, OutputStream], Awaitable[int]] | None:
-        return {"echo": self._b_echo, "pwd": self._b_pwd}.get(name)
+        return {"echo": self._b_echo, "pwd": self._b_pwd, "read": self._b_read, "wait": self._b_wait,
+                "type": self._b_type, "whence": self._b_whence}.get(name)
+
+    async def _b_read(self, argv: list[str], out: OutputStream, err: OutputStream) -> int:
+        """mksh ``c_read``: one line from stdin (byte by byte, so nothing after it is consumed),
+        split on IFS whitespace into the names (the last takes the rest; ``REPLY`` without names);
+        without ``-r`` a backslash quotes the next character and joins continued lines. Status 1 at
+        end of input."""
+        args = argv[1:]
+        raw = False
+        while args and args[0].startswith("-") and len(args[0]) > 1:
+            raw = raw or "r" in args[0]
+            args = args[1:]
+        names = args or ["REPLY"]
+        buf = bytearray()
+        eof = False
+        while True:
+            b = await self._stdin.read(1)
+            if not b:
+                eof = True
+                break
+            if b == b"\n":
+                if not raw and buf.endswith(b"\\"):
+                    del buf[-1]
+                    continue
+                break
+            buf += b
+        text = buf.decode("utf-8", "surrogateescape")
+        if not raw:
+            text = re.sub(r"\\(.)", r"\1", text)
+        fields = text.strip(" \t").split(None, len(names) - 1) if names != ["REPLY"] else [text]
+        for i, name in enumerate(names):
+            self.vars[name] = fields[i] if i < len(fields) else ""
+        return 1 if eof and not buf else 0
+
+    async def _b_wait(self, argv: list[str], out: OutputStream, err: OutputStream) -> int:
+        """mksh ``c_wait``: without operands, every job of this shell, status 0; with pids, the
+        status of the last one (128 + signal for a killed job), 127 for one that is not a job."""
+        pids = argv[1:]
+        if not pids:
+            for job in list(self.jobs.values()):
+                if job.task is not None:
+                    await asyncio.gather(job.task, return_exceptions=True)
+            return 0
+        rv = 0
+        for p in pids:
+            job = self.jobs.get(int(p)) if p.isdigit() else None
+            if job is None or job.task is None:
+                rv = 127
+                continue
+            await asyncio.gather(job.task, return_exceptions=True)
+            rv = job.status if job.status is not None else 128 + (job.signal or 9)
+        return rv
+
+    async def _b_type(self, argv: list[str], out: OutputStream, err: OutputStream) -> int:
+        """``type`` — mksh's predefined alias ``type='\\builtin whence -v'``."""
+        return await self._b_whence(["whence", "-v", *argv[1:]], out, err)
+
+    async def _b_whence(self, argv: list[str], out: OutputStream, err: OutputStream) -> int:
+        """mksh ``c_whence`` (funcs.c): ``-v`` says what each name is — ``NAME is a reserved word``,
+        ``NAME is an alias for …``, ``NAME is a [special ]shell builtin`` (the ``mkshbuiltins``
+        table; ``*`` marks POSIX special builtins), ``NAME is a tracked alias for /system/bin/NAME``
+        (a command found on PATH is hashed at once), ``NAME not found`` (status 1)."""
+        args = argv[1:]
+        verbose = False
+        while args and args[0].startswith("-") and len(args[0]) > 1:
+            verbose = verbose or "v" in args[0]
+            args = args[1:]
+        rv = 0
+        lines: list[str] = []
+        for name in args:
+            if name in _MKSH_KEYWORDS:
+                lines.append(f"{name} is a reserved word" if verbose else name)
+            elif name in _MKSH_ALIASES:
+                lines.append(f"{name} is an alias for {_MKSH_ALIASES[name]}" if verbose
+                             else _MKSH_ALIASES[name])
+            elif name in _MKSH_SPECIAL or name in _MKSH_BUILTINS:
+                kind = "special shell builtin" if name in _MKSH_SPECIAL else "shell builtin"
+                lines.append(f"{name} is a {kind}" if verbose else name)
+            elif self.lookup(name) is not None:
+                path = name if "/" in name else f"/system/bin/{name}"
+                lines.append((f"{name} is {path}" if "/" in name else f"{name} is a tracked alias for {path}")
+                             if verbose else path)
+            else:
+                if verbose:
+                    lines.append(f"{name} not found")
+                rv = 1
+                if not verbose:
+                    break
+        await out.write("".join(line + "\n" for line in lines).encode("utf-8", "surrogateescape"))
+        return rv
 
     async def _b_true(self, argv: list[str], out: OutputStream, err: OutputStream) -> int:
         return 0
@@ -1055,6 +1241,21 @@ class ShellInterpreter:
                 newline = False
         await out.write((text + ("\n" if newline else "")).encode("utf-8", "surrogateescape"))
         return 0
+
+
+#: mksh's ``mkshbuiltins`` (funcs.c): ``*`` entries are POSIX special builtins.
+_MKSH_SPECIAL = frozenset({".", ":", "break", "continue", "eval", "exec", "exit", "export", "readonly", "return",
+                           "set", "shift", "times", "trap", "unset"})
+_MKSH_BUILTINS = frozenset({"[", "alias", "builtin", "cat", "cd", "chdir", "command", "echo", "false", "fc",
+                            "getopts", "global", "jobs", "kill", "let", "print", "pwd", "read", "realpath",
+                            "rename", "source", "suspend", "test", "true", "typeset", "ulimit", "umask", "unalias",
+                            "wait", "whence", "bg", "fg", "bind", "mknod", "sleep"})
+_MKSH_KEYWORDS = frozenset({"case", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in",
+                            "select", "then", "time", "until", "while", "{", "}", "[[", "]]", "!"})
+#: mksh's predefined aliases (as ``print_value_quoted`` shows them).
+_MKSH_ALIASES = {"type": "'\\builtin whence -v'", "hash": "'\\builtin alias -t'",
+                 "history": "'\\builtin fc -l'", "integer": "'\\typeset -i'", "local": "'\\typeset'",
+                 "nohup": "'nohup '", "r": "'\\builtin fc -e -'"}
 
 
 def _echo_escapes(text: str) -> tuple[str, bool]:

@@ -31,14 +31,16 @@ DEFAULT_PORT = 6555
 def _knobs(profile: str, flavor: str, seed: int, latency_ms: float, animation_ms: int | None, jitter: int,
            prompts: str | None, ime_visible: bool, drop_every: int, drop_probability: float,
            android: int = 14, permissive: bool = False, google_account: str | None = None,
-           timing: str = "fast") -> Any:
+           timing: str = "fast", locked: bool = False, locked_pin: str | None = None, anonymous: bool = False,
+           timezone: str = "UTC") -> Any:
     from device.virtual.knobs import FlakyTransport, PhoneKnobs
 
     kw: dict[str, Any] = dict(profile=profile, flavor=flavor, seed=seed, input_latency_ms=latency_ms,
                               animation_ms=animation_ms, touch_jitter_px=jitter, ime_visible=ime_visible,
                               flaky=FlakyTransport(drop_every_n=drop_every, drop_probability=drop_probability),
                               android=android, permissive=permissive, google_account=google_account or None,
-                              timing=timing)
+                              timing=timing, locked=locked, locked_pin=locked_pin or None, anonymous=anonymous,
+                              timezone=timezone or "UTC")
     if animation_ms is None:  # the --timing preset's (or the knob's default)
         kw.pop("animation_ms")
     if timing not in ("fast", "realistic"):
@@ -99,6 +101,15 @@ def start(
     google_account: str = typer.Option(None, "--google-account", metavar="ADDRESS",
                                        help="Sign the phone in to this Google account (a synced calendar that s2r "
                                             "must never write into). Default: no account, so no calendar."),
+    locked: bool = typer.Option(False, "--locked", help="A swipe screen lock without a PIN: the phone boots to its "
+                                                        "keyguard (wm dismiss-keyguard or a swipe up opens it)."),
+    locked_pin: str = typer.Option(None, "--locked-pin", metavar="PIN",
+                                   help="A PIN screen lock (4-16 digits): a phone s2r must not and cannot unlock."),
+    anonymous: bool = typer.Option(False, "--anonymous", help="Pose as a real phone: no ro.s2r.* properties, a real "
+                                                              "Pixel's identity (s2r takes its real-phone paths)."),
+    timezone: str = typer.Option("UTC", "--timezone", metavar="ZONE",
+                                 help="persist.sys.timezone, e.g. America/New_York: what date, the apps and alarms "
+                                      "show (providers store UTC epoch millis)."),
 ) -> None:
     """Run virtual phone(s) in the foreground; each prints its ``adb connect`` line."""
     from device.virtual.phone import VirtualPhone
@@ -117,7 +128,8 @@ def start(
                 versions = parse_android_versions(android)
                 knobs = _knobs(profile, flavor, seed + i, latency_ms, animation_ms, jitter, prompts, not no_ime,
                                drop_every, drop_probability, android=versions[i % len(versions)],
-                               permissive=permissive, google_account=google_account, timing=timing)
+                               permissive=permissive, google_account=google_account, timing=timing,
+                               locked=locked, locked_pin=locked_pin, anonymous=anonymous, timezone=timezone)
             except ValueError as e:
                 raise typer.BadParameter(str(e)) from e
             phone = VirtualPhone(knobs, port=(port + i) if port else 0)
@@ -143,7 +155,9 @@ def start(
                 typer.echo(f"adb connect {phone.serial}" + (f"    # {msg}" if msg else ""))
                 kn = info["knobs"]
                 kind = "permissive (rooted-emulator-like)" if kn.get("permissive") else "stock"
-                typer.echo(f"  Android {kn.get('android')} {kind}, account: {kn.get('google_account') or 'none'}")
+                typer.echo(f"  Android {kn.get('android')} {kind}, account: {kn.get('google_account') or 'none'}, "
+                           f"lock: {'PIN' if kn.get('locked_pin') else 'swipe' if kn.get('locked') else 'none'}, "
+                           f"time zone: {kn.get('timezone')}" + (", poses as a real phone" if kn.get("anonymous") else ""))
                 typer.echo(f"  {info['model']} ({info['profile']}, {info['flavor']}), "
                            f"{info['display']['width']}x{info['display']['height']} @ {info['display']['density']} dpi, "
                            f"serialno {info['serialno']}")
