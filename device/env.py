@@ -289,6 +289,7 @@ class DeviceEnv:
                                    ui=self, clipboard=self._clipboard_fns(), destructive=self.options.destructive,
                                    existing_files_ok=pf.virtual)
         self.writer.restricted_sms = not self.root_shell
+        self.writer.sdk = pf.sdk  # content's binding rules differ from Android 11 on (escaping)
         stale = self.writer.pending()
         if stale is not None:
             self.last_teardown = self.writer.teardown(stale)
