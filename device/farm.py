@@ -209,7 +209,18 @@ class DeviceFarm:
         try:
             from device.adbshell import Shell
 
-            ok = Shell(self.client, serial).run(["echo", "ok"], timeout=10).out.strip() == "ok"
+            shell = Shell(self.client, serial)
+            ok = shell.run(["echo", "ok"], timeout=10).out.strip() == "ok"
+            with self._cond:
+                dev = self._devices.get(serial)
+                waits_for_person = dev is not None and (dev.last_error or "").startswith("start: DeviceNotReady")
+            if ok and waits_for_person:
+                # a phone that could not start because it needs a person (a PIN lock): answering
+                # adb is not recovery; it comes back only once its keyguard is gone (a person
+                # unlocked it), so each lease does not re-run its preflight against the lock
+                from device.preflight import _keyguard_now
+
+                ok = _keyguard_now(shell)[0] is not True
         except Exception:  # noqa: BLE001
             ok = False
         with self._cond:

@@ -304,5 +304,17 @@ def test_a_farm_leaves_a_pin_locked_phone_out_and_the_others_keep_going(adb_host
         bad = devs[pin_phone.serial]
         assert bad.failures >= 1 and "PIN" in (bad.last_error or "") and pin_phone.serial in (bad.last_error or ""), bad
         assert pin_phone.keyguard_showing()
+        # answering adb is not recovery for a phone that waits for a person: the watcher keeps it out
+        for _ in range(3):
+            b.farm.poll_once()
+        assert {d.serial: d.status for d in b.farm.devices()}[pin_phone.serial] == "quarantined"
+        # a person unlocks it (the bouncer, the PIN, Enter): the watcher then puts it back
+        sh = adb_host.client().device(pin_phone.serial)
+        sh.shell("wm dismiss-keyguard")
+        sh.shell(f"input text {PIN}")
+        sh.shell("input keyevent 66")
+        assert not pin_phone.keyguard_showing()
+        b.farm.poll_once()
+        assert {d.serial: d.status for d in b.farm.devices()}[pin_phone.serial] == "idle"
     finally:
         b.close()
