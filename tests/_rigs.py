@@ -109,3 +109,28 @@ def stop_adb_server(host: AdbHost) -> None:
             os.environ.pop(k, None)
         else:
             os.environ[k] = v
+
+
+class RigPhone:
+    """A virtual phone on a private adb server, driven through adbutils' ``shell2`` (status, out, err)."""
+
+    def __init__(self, host: AdbHost, pool: Any, **knobs: Any) -> None:
+        self.host = host
+        self.phone = host.start_phone(pool, input_latency_ms=0, animation_ms=0, **knobs)
+        self.serial = self.phone.serial
+        self.dev = host.client().device(self.phone.serial)
+
+    def sh(self, cmd: str | list[str]) -> tuple[int, str, str]:
+        r = self.dev.shell2(cmd, v2=True)
+        return r.returncode, r.stdout, r.stderr
+
+    def out(self, cmd: str) -> str:
+        rc, out, err = self.sh(cmd)
+        assert rc == 0, (cmd, rc, out, err)
+        return out
+
+    def world(self) -> dict[str, Any]:
+        return self.phone.state_data()["world"]["settings"]
+
+    def stop(self) -> None:
+        self.host.stop_phone(self.phone)

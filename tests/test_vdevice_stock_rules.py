@@ -28,30 +28,14 @@ import pytest
 
 adbutils = pytest.importorskip("adbutils")
 
-from _rigs import AdbHost  # noqa: E402
+from _rigs import AdbHost, RigPhone  # noqa: E402
 from device.parsers.services import parse_ringer_mode, parse_stream_volume, parse_volume_get  # noqa: E402
 
 pytestmark = pytest.mark.timeout(300)
 
 
-class Phone:
-    def __init__(self, host: AdbHost, pool: Any, **knobs: Any) -> None:
-        self.host = host
-        self.phone = host.start_phone(pool, input_latency_ms=0, animation_ms=0, **knobs)
-        self.serial = self.phone.serial
-        self.dev = host.client().device(self.phone.serial)
-
-    def sh(self, cmd: str | list[str]) -> tuple[int, str, str]:
-        r = self.dev.shell2(cmd, v2=True)
-        return r.returncode, r.stdout, r.stderr
-
-    def out(self, cmd: str) -> str:
-        rc, out, err = self.sh(cmd)
-        assert rc == 0, (cmd, rc, out, err)
-        return out
-
-    def world(self) -> dict[str, Any]:
-        return self.phone.state_data()["world"]["settings"]
+class Phone(RigPhone):
+    """``_rigs.RigPhone`` with the audio service's readers."""
 
     def ringer(self) -> str | None:
         return parse_ringer_mode(self.out("dumpsys audio"))

@@ -18,7 +18,7 @@ import pytest
 
 adbutils = pytest.importorskip("adbutils")
 
-from _rigs import AdbHost  # noqa: E402
+from _rigs import AdbHost, RigPhone  # noqa: E402
 from device.parsers import parse_dumpsys_window  # noqa: E402
 from device.parsers.services import (parse_airplane_mode, parse_bluetooth_dump, parse_location_enabled,  # noqa: E402
                                      parse_night_mode, parse_volume_get, parse_wifi_status, parse_zen_mode,
@@ -32,26 +32,8 @@ def host(adb_host: AdbHost) -> AdbHost:
     return adb_host
 
 
-class Phone:
-    def __init__(self, host: AdbHost, pool: Any, **knobs: Any) -> None:
-        self.host = host
-        self.phone = host.start_phone(pool, input_latency_ms=0, animation_ms=0, **knobs)
-        self.dev = host.client().device(self.phone.serial)
-
-    def sh(self, cmd: str) -> tuple[int, str, str]:
-        r = self.dev.shell2(cmd, v2=True)
-        return r.returncode, r.stdout, r.stderr
-
-    def out(self, cmd: str) -> str:
-        rc, out, err = self.sh(cmd)
-        assert rc == 0, (cmd, rc, out, err)
-        return out
-
-    def world(self) -> dict[str, Any]:
-        return self.phone.state_data()["world"]["settings"]
-
-    def stop(self) -> None:
-        self.host.stop_phone(self.phone)
+class Phone(RigPhone):
+    """The module's phone (``_rigs.RigPhone``)."""
 
 
 @pytest.fixture(scope="module")
