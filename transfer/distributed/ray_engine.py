@@ -351,8 +351,21 @@ class LocalCluster:
         return len(self.nodes) - 1
 
     def kill_node(self, i: int) -> None:
-        """Remove node ``i`` without grace (its processes are killed)."""
-        self.cluster.remove_node(self.nodes[i], allow_graceful=False)
+        """Remove node ``i`` without grace, as a machine that loses power: every process it ran is
+        dead when this returns — its Ray daemons, their workers and whatever they started (phones).
+
+        Why wait for the workers: Ray's ``remove_node`` kills the node's daemons, but a worker notices
+        its raylet is gone only a moment later and may finish an episode in that moment; a host that
+        went away mid-episode must not still report it."""
+        node = self.nodes[i]
+        pids: set[int] = set()
+        for infos in node.all_processes.values():
+            for info in infos:
+                proc = getattr(info, "process", None)
+                if proc is not None and proc.pid:
+                    pids |= {proc.pid, *_descendants(proc.pid)}
+        self.cluster.remove_node(node, allow_graceful=False)
+        _kill_and_reap(pids)
 
     def close_hosts(self) -> list[dict[str, Any]]:
         """Close every live host (teardown, restore, audit); their phones' closing reports."""
@@ -507,3 +520,58 @@ def stop_node(node: Any, *, graceful: bool = True) -> None:
         if read_ray_address() == node.gcs_address:  # not a newer cluster's
             reset_ray_address()
     node.kill_all_processes(check_alive=False, allow_graceful=graceful)
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every process below ``pid`` (read from /proc; empty where there is none)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return set()
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read().decode("utf-8", "replace")
+            ppid = int(stat[stat.rindex(")") + 2:].split()[1])
+        except (OSError, ValueError, IndexError):
+            continue
+        children.setdefault(ppid, []).append(int(name))
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            if c not in out:
+                out.add(c)
+                todo.append(c)
+    return out
+
+
+def _kill_and_reap(pids: set[int], timeout: float = 30.0) -> None:
+    """SIGKILL ``pids`` and wait until none is running (zombies of other parents count as gone)."""
+    import signal
+
+    for pid in pids:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+    deadline = time.monotonic() + timeout
+    alive = set(pids)
+    while alive and time.monotonic() < deadline:
+        for pid in list(alive):
+            try:
+                os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                pass
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    state = f.read().decode("utf-8", "replace")
+                if state[state.rindex(")") + 2:].split()[0] == "Z":
+                    alive.discard(pid)
+            except (OSError, ValueError, IndexError):
+                alive.discard(pid)
+        if alive:
+            time.sleep(0.05)

@@ -41,16 +41,65 @@ def norm(s: str) -> str:
 
 @dataclass
 class Ctx:
-    """What a skill knows: the current observation, the flavor, and the task's parameters."""
+    """What a skill knows: the current observation, the app families, and the task's parameters.
+
+    Skills find controls through the app UI layer (:mod:`device.apps`): ``ctx.role("clock",
+    "add_alarm")`` is whatever the family of the phone's Clock marks as its add button, and
+    ``ctx.words("clock", "tabs")`` the family's wording. ``families`` maps an app id to its family
+    as detected on the phone (package, version, manufacturer); an app not in it takes the
+    flavor's family (the simulator's ``sim`` and ``aosp`` flavors are families of their own).
+    """
 
     obs: Observation
     flavor: str = "sim"
     params: dict[str, Any] = field(default_factory=dict)
     steps: int = 0
     max_scrolls: int = 12
+    families: dict[str, str] = field(default_factory=dict)
 
     def t(self, sim_text: str, aosp_text: str | None = None) -> str:
+        """Old two-flavor wording (being replaced by :meth:`words`; do not use in new skills)."""
         return aosp_text if self.flavor == "aosp" and aosp_text is not None else sim_text
+
+    # --- the app UI layer --------------------------------------------------------------------
+    def family(self, app: str) -> str:
+        return self.families.get(app) or self.flavor
+
+    def ui(self, app: str) -> Any:
+        """The role matcher for ``app`` over the current observation (cached until it changes)."""
+        from device.apps import driver
+
+        key = (id(self.obs), app)
+        cache = self.__dict__.setdefault("_ui_cache", {})
+        m = cache.get(key)
+        if m is None:
+            cache.clear()
+            pkg = self.obs.foreground.package if self.obs.foreground is not None else None
+            m = cache[key] = driver(app).matcher(self.obs.elements, self.family(app), pkg)
+        return m
+
+    def role(self, app: str, role: str, *, within: UIElement | None = None) -> UIElement | None:
+        return self.ui(app).first(role, within=within)
+
+    def roles(self, app: str, role: str, *, within: UIElement | None = None) -> list[UIElement]:
+        m = self.ui(app)
+        return m.all_in(role, within) if within is not None else m.find(role)
+
+    def need(self, app: str, role: str, *, within: UIElement | None = None) -> UIElement:
+        """The control playing ``role``, or an OracleError naming the control and the family (a bridge fault)."""
+        el = self.role(app, role, within=within)
+        if el is None:
+            raise OracleError(f"{app}: no {role} on screen ({self.family(app)} family)")
+        return el
+
+    def words(self, app: str, key: str) -> Any:
+        """The family's wording for ``key`` (a string, or a mapping such as the tab labels)."""
+        from device.apps import driver
+
+        fam = driver(app).family(self.family(app))
+        if key not in fam.texts:
+            raise OracleError(f"{app}: the {self.family(app)} family has no wording {key!r}")
+        return fam.texts[key]
 
     # --- finding ---------------------------------------------------------------------------
     def find_all(self, text: str | None = None, *, rid: str | None = None, desc: str | None = None,
