@@ -180,6 +180,42 @@ def tap(ctx: Ctx, text: str | None = None, *, scroll: bool = True, **kw: Any) ->
     return (yield from act(ctx, Tap(target=el.index)))
 
 
+def scroll_to_role(ctx: Ctx, app: str, role: str, *, direction: str = "down",
+                   pred: Callable[[UIElement], bool] | None = None) -> Skill:
+    """Scroll until a control playing ``role`` (and meeting ``pred``) is on screen; returns it."""
+    def probe() -> UIElement | None:
+        return next((e for e in ctx.roles(app, role) if pred is None or pred(e)), None)
+
+    el = probe()
+    tries = 0
+    while el is None:
+        if tries >= ctx.max_scrolls:
+            raise OracleError(f"{app}: no {role} after scrolling ({ctx.family(app)} family)")
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
+        tries += 1
+        el = probe()
+        if el is None and [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            if direction == "down":
+                direction = "up"
+            else:
+                raise OracleError(f"{app}: no {role} in the list ({ctx.family(app)} family)")
+    return el
+
+
+def tap_role(ctx: Ctx, app: str, role: str, *, within: UIElement | None = None, scroll: bool = False,
+             pred: Callable[[UIElement], bool] | None = None) -> Skill:
+    """Tap the control playing ``role``; a missing control is an OracleError naming it and the family."""
+    if scroll and within is None:
+        el = yield from scroll_to_role(ctx, app, role, pred=pred)
+    else:
+        hits = [e for e in ctx.roles(app, role, within=within) if pred is None or pred(e)]
+        if not hits:
+            raise OracleError(f"{app}: no {role} on screen ({ctx.family(app)} family)")
+        el = hits[0]
+    return (yield from act(ctx, Tap(target=el.index)))
+
+
 def long_press(ctx: Ctx, text: str | None = None, **kw: Any) -> Skill:
     el = yield from scroll_to(ctx, text, **kw)
     return (yield from act(ctx, LongPress(target=el.index)))
