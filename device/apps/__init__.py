@@ -55,7 +55,7 @@ def driver(app: str) -> AppDriver:
         raise KeyError(f"no UI driver for app {app!r}; known: {', '.join(sorted(drivers()))}") from None
 
 
-def app_of_package(package: str | None) -> str | None:
+def app_of_package(package: str | None) -> str | None:  # noqa: D401
     """The app whose family data ships ``package`` (the registry in actionmap/data/apps.yaml as fallback)."""
     if not package:
         return None

@@ -88,9 +88,13 @@ class AppDriver:
     def packages(self) -> dict[str, list[str]]:
         return {name: f.packages for name, f in self.spec.families.items() if f.packages}
 
-    def family_of(self, package: str | None, manufacturer: str | None = None) -> str | None:
-        """The family whose data describes ``package`` (the manufacturer decides a package that
-        several families ship); None when no family ships that package."""
+    def family_of(self, package: str | None, manufacturer: str | None = None,
+                  elements: Sequence[UIElement] | None = None) -> str | None:
+        """The family whose data describes ``package``; None when no family ships that package.
+
+        A package several families ship (com.android.settings on AOSP, Samsung and MIUI) is told
+        apart by the phone's manufacturer, or, on a saved dump where that is not known, by a
+        family's ``detect`` roles found on the screen."""
         if not package:
             return None
         owners = [n for n, f in self.spec.families.items() if package in f.packages]
@@ -100,6 +104,11 @@ class AppDriver:
         for n in owners:
             if maker and maker in [m.lower() for m in self.spec.families[n].manufacturers]:
                 return n
+        if len(owners) > 1 and elements is not None and not maker:
+            for n in owners:
+                fam = self.spec.family(n)
+                if fam.detect and any(Matcher(elements, fam, package).has(r) for r in fam.detect):
+                    return n
         plain = [n for n in owners if not self.spec.families[n].manufacturers]
         return (plain or owners)[0]
 
@@ -124,7 +133,7 @@ class AppDriver:
     def read(self, elements: Sequence[UIElement], *, package: str | None = None, family: str | None = None,
              manufacturer: str | None = None) -> ScreenReading:
         package = package or foreground_package(elements)
-        family = family or self.family_of(package, manufacturer) or "generic"
+        family = family or self.family_of(package, manufacturer, elements) or "generic"
         m = self.matcher(elements, family, package)
         screen = m.screen()
         problems: list[str] = []

@@ -78,6 +78,10 @@ class FamilySpec(BaseModel):
     manufacturers: list[str] = Field(default_factory=list,
                                      description="When a package is shared between families (com.android.deskclock "
                                                  "on AOSP and on MIUI), the manufacturer decides.")
+    detect: list[str] = Field(default_factory=list,
+                              description="Roles whose presence on a screen tells this family apart from "
+                                          "others shipping the same package, when the manufacturer is not known "
+                                          "(a saved dump): any one of them suffices.")
     evidence: list[str] = Field(default_factory=list)
     screens: dict[str, ScreenSpec] = Field(default_factory=dict)
     roles: dict[str, list[Sel]] = Field(default_factory=dict)
@@ -97,7 +101,8 @@ class AppSpec(BaseModel):
         if fam is None or name == "generic":
             return generic
         return FamilySpec(
-            name=name, packages=fam.packages, manufacturers=fam.manufacturers, evidence=fam.evidence,
+            name=name, packages=fam.packages, manufacturers=fam.manufacturers, detect=fam.detect,
+            evidence=fam.evidence,
             screens={**generic.screens, **fam.screens} if fam.screens else generic.screens,
             roles={**generic.roles, **fam.roles}, texts={**generic.texts, **fam.texts},
         )

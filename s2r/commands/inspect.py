@@ -171,6 +171,53 @@ def _render(kind: str, result: Any, console: Any) -> None:
                   ("override density", result.override_density), ("effective density", result.density)])
 
 
+def _inspect_app(file: Path, text: str, *, family: str | None, manufacturer: str | None, as_json: bool) -> None:
+    """``s2r inspect --app``: one JSON object (or tables) of what the app layer reads on the dump."""
+    from device.apps import drivers, read_screen
+    from device.parsers import ParseError, detect_kind
+    from device.parsers.hierarchy import parse_hierarchy
+
+    if detect_kind(text) not in (None, "hierarchy"):
+        _fail(f"{file}: --app reads a uiautomator hierarchy dump; this looks like {detect_kind(text)}")
+    try:
+        h = parse_hierarchy(text)
+    except ParseError as e:
+        _fail(f"{file}: not readable as a hierarchy dump: {e}")
+    if family is not None:
+        known = sorted({f for d in drivers().values() for f in d.spec.families})
+        if family not in known:
+            _fail(f"unknown --family {family!r}; known: {', '.join(known)}")
+    reading = read_screen(h.elements, family=family, manufacturer=manufacturer)
+    out = reading.model_dump(mode="json")
+    for c in out["controls"]:
+        c.pop("index", None)
+        if c.get("checked") is None:
+            c.pop("checked", None)
+    if as_json:
+        typer.echo(json.dumps(out, ensure_ascii=False, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    console = Console()
+    head = Text(str(file), style="bold") + Text(
+        f" — {reading.app or 'unknown app'} · {reading.package or '?'} · family {reading.family or '?'} · "
+        f"screen {reading.screen or 'not recognised'}")
+    console.print(head)
+    for p in reading.problems:
+        console.print(Text(p, style="yellow"))
+    t = Table(title=f"{len(reading.controls)} controls by role")
+    for c in ("role", "resource id", "text", "description", "bounds"):
+        t.add_column(c, overflow="fold")
+    for c in reading.controls:
+        t.add_row(*(Text(x) for x in (c.role, c.resource_id, c.text, c.content_desc, str(c.bounds))))
+    console.print(t)
+    if reading.visible:
+        console.print(Text("what a person reads here", style="bold"))
+        console.print(Text(json.dumps(reading.visible, ensure_ascii=False, indent=2)))
+
+
 def register(app: typer.Typer) -> None:
     @app.command()
     def inspect(
@@ -178,11 +225,24 @@ def register(app: typer.Typer) -> None:
         kind: str = typer.Option(None, "--kind", "-k", help=_KIND_HELP),
         as_json: bool = typer.Option(False, "--json", help="Print JSON instead of tables."),
         screen: str = typer.Option(None, "--screen", help="Screen WxH for a hierarchy (default: from the dump)."),
+        app: bool = typer.Option(False, "--app", help="Read a saved hierarchy dump through the app UI layer: "
+                                                      "which app and family, the screen, its controls by role "
+                                                      "and what the probes would read."),
+        family: str = typer.Option(None, "--family", help="With --app: read as this family "
+                                                          "(default: from the dump's package)."),
+        manufacturer: str = typer.Option(None, "--manufacturer",
+                                         help="With --app: the phone's maker, for a package several families "
+                                              "ship (com.android.deskclock on AOSP and MIUI)."),
     ) -> None:
         """Parse a saved Android command output the way the device readers do and show the result."""
         from device.parsers import KINDS, ParseError, detect_kind, parse_as, to_jsonable
 
         text = _read_text(file)
+        if app:
+            _inspect_app(file, text, family=family, manufacturer=manufacturer, as_json=as_json)
+            return
+        if family or manufacturer:
+            _fail("--family and --manufacturer apply to --app only")
         if kind is not None and kind not in KINDS:
             _fail(f"unknown --kind {kind!r}; expected one of: {', '.join(KINDS)}")
         detected = kind or detect_kind(text)
