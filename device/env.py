@@ -229,6 +229,27 @@ class DeviceEnv:
         self.audit: Any = None  # device.audit.PhoneAudit after close
         self.left_total: list[str] = []  # every teardown's `left`, for the run summary
         self._s2r_paths: set[str] = set()
+        self._apps: dict[str, Any] | None = None  # device.appfamilies.AppOnPhone per app id, read once
+
+    def apps(self) -> dict[str, Any]:
+        """Each app id's package, version and family on this phone (read once; reads only)."""
+        if self._apps is None:
+            from device.appfamilies import detect_apps
+
+            inp, _o, _r, _w = self._ready()
+            assert self.pf is not None
+            self._apps = detect_apps(self.shell, inp.resolve_app, manufacturer=self.pf.manufacturer,
+                                     flavor=self.pf.flavor, virtual=self.pf.virtual)
+        return self._apps
+
+    def app_families(self) -> dict[str, str]:
+        """app id → the family s2r reads its screens by (installed apps only)."""
+        return {a: x.family for a, x in self.apps().items() if x.family}
+
+    def probe_family(self, app: str) -> str | None:
+        """The family of ``app`` on this phone, for the UI probes (see :mod:`device.apps`)."""
+        x = self.apps().get(app)
+        return x.family if x is not None else None
 
     # ------------------------------------------------------------------ lifecycle
     @property
@@ -236,7 +257,8 @@ class DeviceEnv:
         pf = self.pf
         return {"serial": self.serial, "model": pf.model if pf else None, "virtual": pf.virtual if pf else None,
                 "manufacturer": pf.manufacturer if pf else None, "family": pf.family if pf else None,
-                "flavor": pf.flavor if pf else None}
+                "flavor": pf.flavor if pf else None,
+                "apps": {a: x.model_dump() for a, x in self._apps.items()} if self._apps is not None else None}
 
     def start(self) -> Preflight:
         """Preflight, wake, tweaks, uiautomator2, and clean up after a crashed earlier run."""

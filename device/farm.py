@@ -129,6 +129,8 @@ class DeviceFarm:
                 "audit": audit.model_dump(mode="json") if audit is not None else None,
                 "capabilities": (env.pf.capabilities.model_dump(mode="json")
                                  if getattr(env, "pf", None) is not None and env.pf.capabilities is not None else None),
+                "apps": ({a: x.model_dump(mode="json") for a, x in env._apps.items()}
+                         if getattr(env, "_apps", None) else None),
                 "audit_summary": audit.summary() if audit is not None else "no audit (not started or lost)"})
 
     def __enter__(self) -> "DeviceFarm":
@@ -274,6 +276,9 @@ class DeviceFarm:
             pf = env.start()
             dev.model, dev.virtual = pf.model, pf.virtual
             info.update(model=pf.model, virtual=pf.virtual, flavor=pf.flavor, profile=pf.model)
+            families = getattr(env, "app_families", None)
+            if families is not None:
+                info["app_families"] = families()
         except Exception as e:  # noqa: BLE001 - a phone that cannot start is quarantined; try another
             self.release(dev.serial, broken=True, error=f"start: {type(e).__name__}: {e}")
             return self.lease(max(1.0, deadline - time.monotonic()), exclude=(exclude or set()) | {dev.serial})

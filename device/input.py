@@ -199,11 +199,24 @@ class InputDriver:
                 pkg, act = found.split("/", 1)
                 comp = Component(package=pkg, activity=act)
                 break
-            if r.rc not in (0, None) or "Unknown command" in r.text or "No activity found" not in r.text:
-                # old Android without `cmd package resolve-activity`: is the package installed?
-                if self.shell.run(["pm", "path", c.package]).out.strip().startswith("package:"):
-                    comp = c
-                    break
+            old = r.rc not in (0, None) or "Unknown command" in r.text or "No activity found" not in r.text
+            if not self.shell.run(["pm", "path", c.package]).out.strip().startswith("package:"):
+                continue
+            if old:  # old Android without `cmd package resolve-activity`: installed is all we can know
+                comp = c
+                break
+            # installed without a launcher entry: a Pixel's DocumentsUI on Android 12+ (its
+            # LauncherActivity alias is disabled at boot — packages/apps/DocumentsUI
+            # PreBootReceiver.java — and "Files" on the home screen is Files by Google); the app's
+            # own exported activity, as the registry names it, still starts
+            r = self.shell.run(["cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN",
+                                "-n", c.component])
+            lines = [ln.strip() for ln in r.out.split("\n") if ln.strip()]
+            found = next((ln for ln in reversed(lines) if re.fullmatch(r"[\w.]+/[\w.$]+", ln)), None)
+            if found:
+                pkg, act = found.split("/", 1)
+                comp = Component(package=pkg, activity=act)
+                break
         self._apps[app_id] = comp
         return app_id, comp
 

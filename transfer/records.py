@@ -41,6 +41,8 @@ class EpisodeRecord(BaseModel):
     device_model: str | None = None
     profile: str | None = None
     flavor: str | None = None
+    app_families: dict[str, str] | None = Field(None, description="On a phone: app id → the family s2r read its "
+                                                                  "screens by (device.appfamilies).")
 
     success: bool | None = Field(None, description="None when undetermined or errored.")
     progress: float = 0.0

@@ -153,7 +153,8 @@ def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, b
                timings: dict[str, float], judge: Callable[..., Any], last_frame: bool) -> EpisodeRecord:
     flavor = backend_info.get("flavor") or "sim"
     policy.reset(instance.prompt(), {"instance": instance, "task_id": instance.template_id, "seed": instance.seed,
-                                      "repeat": spec.repeat, "backend": spec.backend, "flavor": flavor})
+                                      "repeat": spec.repeat, "backend": spec.backend, "flavor": flavor,
+                                      "app_families": backend_info.get("app_families") or {}})
     history: list[StepRecord] = []
     steps = invalid = 0
     final: Action | None = None
@@ -235,6 +236,7 @@ def _run_steps(env: Any, policy: BasePolicy, instance: Any, spec: EpisodeSpec, b
         repeat=spec.repeat, split=spec.split, instruction=instance.instruction, difficulty=instance.difficulty,
         backend=spec.backend, target=spec.target, device_serial=backend_info.get("serial"),
         device_model=backend_info.get("model"), profile=backend_info.get("profile"), flavor=flavor,
+        app_families=backend_info.get("app_families") or None,
         terminated_by=terminated, steps=steps, invalid_actions=invalid, timings=timings,
         trace_path=str(trace_dir.relative_to(trace_dir.parent.parent)) if trace_dir else None,
         started_at=t0, finished_at=t1, left_on_phone=left, policy_step_ms=model_ms, tokens=tokens,

@@ -1219,7 +1219,19 @@ class AmCommands:
         if pkg is None or not self.pm.installed(pkg) or pkg not in MAIN_ACTIVITIES:
             await ctx.out("No activity found\n")
             return 0
-        comp = f"{pkg}/{MAIN_ACTIVITIES[pkg]}"
+        activity = MAIN_ACTIVITIES[pkg]
+        if intent.component:  # an explicit component resolves to itself when the package declares it
+            act = intent.component.split("/", 1)[1]
+            if not self.pm.has_activity(pkg, act):
+                await ctx.out("No activity found\n")
+                return 0
+            activity = act
+        elif "android.intent.category.LAUNCHER" in intent.categories and pkg in self.phone.knobs.hidden_launcher:
+            # the launcher entry is disabled (DocumentsUI's PreBootReceiver on Android 12+ with a
+            # vendor overlay: packages/apps/DocumentsUI src/com/android/documentsui/PreBootReceiver.java)
+            await ctx.out("No activity found\n")
+            return 0
+        comp = f"{pkg}/{activity}"
         if comps:
             await ctx.out(comp + "\n")
             return 0
@@ -1227,7 +1239,8 @@ class AmCommands:
             await ctx.out("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
                           f"{comp}\n")
             return 0
-        await ctx.out(f"Activity Resolver Table:\n  ActivityInfo:\n    name={pkg}{MAIN_ACTIVITIES[pkg]}\n"
+        full = pkg + activity if activity.startswith(".") else activity
+        await ctx.out(f"Activity Resolver Table:\n  ActivityInfo:\n    name={full}\n"
                       f"    packageName={pkg}\n    enabled=true exported=true directBootAware=false\n")
         return 0
 

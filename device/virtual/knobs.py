@@ -56,6 +56,11 @@ Defaults, and why:
   s2r takes its real-phone paths. Only profiles modelled on a real phone, flavor ``aosp``.
 * ``timezone="UTC"`` — ``persist.sys.timezone``: the zone of ``date``, of what the apps show
   and what alarms mean (local wall time), while providers store UTC epoch milliseconds.
+* ``hidden_launcher=[]`` — packages whose launcher entry is disabled though the app is installed:
+  on Android 12+ Pixels DocumentsUI's ``LauncherActivity`` alias is switched off at boot
+  (packages/apps/DocumentsUI ``PreBootReceiver.java``: "Do not allow LauncherActivity to be
+  enabled for S+"), and "Files" on the home screen is Files by Google; DocumentsUI's exported
+  ``FilesActivity`` still starts by its component.
 * ``timing="fast"`` — what a capture or a command *costs* on the phone. ``fast`` (the default,
   and what the tests use) adds nothing: a dump takes what rendering the sim takes (~17 ms), a
   screencap a few tens of ms. ``realistic`` sets the cost knobs below from published figures
@@ -201,6 +206,11 @@ class PhoneKnobs(BaseModel):
                                                "identity (s2r takes its real-phone paths).")
     timezone: str = Field("UTC", description="persist.sys.timezone (an IANA zone): what date, the apps and the "
                                              "alarms show; providers store UTC epoch millis.")
+    hidden_launcher: list[str] = Field(default_factory=list,
+                                       description="Packages installed without a launcher entry (a Pixel's "
+                                                   "DocumentsUI on Android 12+, whose 'Files' icon is Files by "
+                                                   "Google): resolve-activity -c LAUNCHER finds nothing; the "
+                                                   "app's own activities still start.")
 
     @model_validator(mode="before")
     @classmethod

@@ -33,28 +33,51 @@ def register(app: typer.Typer) -> None:
         if serial:
             infos = [i for i in infos if i.serial in set(serial)]
 
+        apps: dict[str, dict[str, object]] = {}
+
         def one(info: object) -> Preflight:
             s = getattr(info, "serial")
             state = getattr(info, "state")
             if state != "device":
                 return Preflight(serial=s, state=state, problems=[f"adb state is {state}"])
             try:
-                return run_preflight(Shell(c, s), probe_input=not no_probe, capabilities=not no_probe)
+                shell = Shell(c, s)
+                pf = run_preflight(shell, probe_input=not no_probe, capabilities=not no_probe)
             except Exception as e:  # noqa: BLE001
                 return Preflight(serial=s, state=state, problems=[f"{type(e).__name__}: {e}"[:200]])
+            try:  # which package answers each app id, its version and the family s2r reads it by
+                from device.appfamilies import detect_apps
+                from device.input import InputDriver
+
+                inp = InputDriver(shell, family=pf.family, sdk=pf.sdk)
+                apps[s] = detect_apps(shell, inp.resolve_app, manufacturer=pf.manufacturer, flavor=pf.flavor,
+                                      virtual=pf.virtual)
+            except Exception as e:  # noqa: BLE001 - the preflight stands; say why the apps are unknown
+                pf.warnings.append(f"could not read the phone's apps: {type(e).__name__}: {e}"[:200])
+            return pf
 
         with ThreadPoolExecutor(max_workers=max(1, min(8, len(infos)))) as pool:
             results = list(pool.map(one, infos))
         if as_json:
-            typer.echo(json.dumps([{**r.model_dump(mode="json"), "ok": r.ok, "display_size": r.display_size}
+            typer.echo(json.dumps([{**r.model_dump(mode="json"), "ok": r.ok, "display_size": r.display_size,
+                                    "apps": ({a: x.model_dump(mode="json") for a, x in apps[r.serial].items()}
+                                             if r.serial in apps else None)}
                                    for r in results], indent=2, ensure_ascii=False))
             raise typer.Exit(0 if all(r.ok for r in results) else 1)
         from rich.console import Console
         from rich.table import Table
 
         t = Table(title=f"phones on the adb server {':'.join(map(str, server_addr()))}")
-        for col in ("serial", "state", "model", "android", "screen", "input", "lock", "ime", "capabilities", "status"):
+        for col in ("serial", "state", "model", "android", "screen", "input", "lock", "ime", "capabilities",
+                    "app families", "status"):
             t.add_column(col)
+
+        def families(serial: str) -> str:
+            by: dict[str, list[str]] = {}
+            for a, x in (apps.get(serial) or {}).items():
+                by.setdefault(x.family or "missing", []).append(a)
+            return "\n".join(f"{f}: {', '.join(v)}" for f, v in sorted(by.items())) or "?"
+
         for r in results:
             size = "x".join(map(str, r.display_size)) if r.display_size else "?"
             t.add_row(
@@ -66,6 +89,7 @@ def register(app: typer.Typer) -> None:
                 {True: "[red]locked[/]", False: "[green]open[/]", None: "?"}[r.keyguard],
                 (r.adb_ime or r.ime_current or "?").split("/")[-1],
                 r.capabilities.summary() if r.capabilities else "-",
+                families(r.serial),
                 "[green]ready[/]" if r.ok else "[red]" + "; ".join(r.problems)[:80] + "[/]",
             )
         console = Console()

@@ -44,7 +44,8 @@ class OraclePolicy(BasePolicy):
                 if make is None:
                     self._done = True
                     return Abort(reason=f"no oracle solution for {inst.template_id}")
-                self._ctx = Ctx(obs=observation, flavor=self.context.get("flavor", "sim"), params=dict(inst.params))
+                self._ctx = Ctx(obs=observation, flavor=self.context.get("flavor", "sim"), params=dict(inst.params),
+                                families=dict(self.context.get("app_families") or {}))
                 self._gen = make(self._ctx, inst)
                 return next(self._gen)
             assert self._ctx is not None
