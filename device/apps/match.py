@@ -108,7 +108,12 @@ class Matcher:
         hits = [e for e in self.elements if e.package not in SYSTEM_PACKAGES or s.own_package is False]
         hits = [e for e in hits if self._sel_ok(e, s)]
         if s.innermost:
-            hits = [e for e in hits if not any(o is not e and encloses(e, o) for o in hits)]
+            # of nested matches keep the smallest; between two with the same box (a layout wrapping
+            # one child of its size) the deeper one, which comes later in document order
+            def holds(e: UIElement, o: UIElement) -> bool:
+                return o is not e and encloses(e, o) and (e.bounds != o.bounds or o.index > e.index)
+
+            hits = [e for e in hits if not any(holds(e, o) for o in hits)]
         return hits
 
     def find(self, role: str) -> list[UIElement]:

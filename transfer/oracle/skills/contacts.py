@@ -1,25 +1,35 @@
-"""Oracle skills for the Contacts app: create, edit, star, delete, read and search contacts.
+"""Oracle skills for the Contacts app, through the app UI layer (:mod:`device.apps.contacts`).
 
 Every skill starts with ``open_app`` and first returns to the people list from wherever the
-app was left (details, search, a half-filled editor, selection mode), in both flavors:
-``sim`` has a "Contacts" title bar with a search icon and an editor with Cancel/Save at the
-bottom; ``aosp`` (Google Contacts) has a "Search contacts" bar, an editor with ✕ and Save at
-the top, and asks "Discard changes?" when leaving an edited form. Contacts are reached
-through search and picked by their exact (normalized) name, never by position. The soft
-keyboard is closed before tapping anything it could cover, as a careful person would.
+app was left (details, search, a half-filled editor, selection mode). Every control is a role of
+the phone's Contacts family (``create_contact``, ``search``, ``first_name``, ``save``,
+``star`` …) and every word the skills look for is the family's (``phone_labels``,
+``star_add``/``star_remove``), so the same skills run on the simulator's ``sim`` flavor (a
+"Contacts" title bar with a search icon, an editor with Cancel/Save at the bottom), its
+``aosp`` flavor (a "Search contacts" bar, an editor with ✕ and Save at the top that asks
+"Discard changes?" when leaving an edited form) and on a phone. Contacts are reached through
+search and picked by their exact (normalized) name, never by position. The soft keyboard is
+closed before tapping anything it could cover, as a careful person would.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 
 from actionmap.actions import Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to
+from device.apps import driver
 
-LABELS = {"mobile": "Mobile", "home": "Home", "work": "Work", "other": "Other"}
+from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to_role
+
+APP = "contacts"
+LABELS = ("mobile", "home", "work", "other")
 FIELDS = ("phone", "email", "company", "name", "first_name", "last_name")
+# a form field's role by the field a skill names
+FIELD_ROLES = {"first_name": "first_name", "last_name": "last_name", "company": "company",
+               "phone": "phone_field", "email": "email_field"}
 
 
 # --- small helpers ----------------------------------------------------------------------------
@@ -31,7 +41,12 @@ def split_name(name: str) -> tuple[str, str]:
 
 
 def _rid(e: UIElement, name: str) -> bool:
+    """Kept for tests/test_oracle_train.py's list of helpers the solutions once used (they now ask roles)."""
     return e.resource_id == name or e.resource_id.endswith("/" + name)
+
+
+def _digits(s: str) -> str:
+    return re.sub(r"\D", "", s or "")
 
 
 def _hide_keyboard(ctx: Ctx) -> Skill:
@@ -45,63 +60,106 @@ def _tap_el(ctx: Ctx, el: UIElement) -> Skill:
     return (yield from act(ctx, Tap(target=el.index)))
 
 
-def _tap(ctx: Ctx, text: str | None = None, **kw: object) -> Skill:
+def _tap(ctx: Ctx, role: str, pred: Callable[[UIElement], bool] | None = None) -> Skill:
+    """Close the keyboard, scroll the control playing ``role`` into view and tap it."""
     yield from _hide_keyboard(ctx)
-    el = yield from scroll_to(ctx, text, **kw)
+    el = yield from scroll_to_role(ctx, APP, role, pred=pred)
     return (yield from _tap_el(ctx, el))
 
 
-def _fill(ctx: Ctx, rid: str, text: str) -> Skill:
-    """Replace the text of the editor field ``rid`` (scrolling it into view first)."""
+def _fields(ctx: Ctx, role: str) -> list[UIElement]:
+    return sorted((e for e in ctx.roles(APP, role) if e.editable), key=lambda e: (e.bounds.top, e.bounds.left))
+
+
+def _empty(e: UIElement) -> bool:
+    return not e.text or bool(e.hint) and norm(e.text) == norm(e.hint)
+
+
+def _nth_field(ctx: Ctx, role: str, index: int) -> UIElement | None:
+    """The ``index``-th field playing ``role`` (editors give fields no ids: they are told apart by
+    order; a field added to fill, index > 0, is the first empty one)."""
+    fields = _fields(ctx, role)
+    if index > 0:
+        blank = [e for e in fields if _empty(e)]
+        if blank:
+            return blank[0]
+    return fields[index] if len(fields) > index else None
+
+
+def _shows(e: UIElement, role: str, text: str) -> bool:
+    """The field reads ``text`` (a phone field may format the digits as it goes; an emptied field
+    may show its hint)."""
+    if e.text == text or (not text and _empty(e)):
+        return True
+    return role == "phone_field" and bool(_digits(text)) and _digits(e.text) == _digits(text)
+
+
+def _fill(ctx: Ctx, role: str, text: str, index: int = 0) -> Skill:
+    """Replace the text of the ``index``-th editor field playing ``role`` (scrolling it into view first)."""
     yield from _hide_keyboard(ctx)
-    el = yield from scroll_to(ctx, rid=rid, pred=lambda e: e.editable)
+    el = _nth_field(ctx, role, index)
+    if el is None:
+        yield from scroll_to_role(ctx, APP, role, pred=lambda e: e.editable and _nth_field(ctx, role, index) is not None)
+        el = _nth_field(ctx, role, index)
+    if el is None:
+        raise OracleError(f"{APP}: no {role} #{index} in the editor ({ctx.family(APP)} family)")
     yield from act(ctx, TypeText(text=text, clear=True, target=el.index))
-    got = ctx.find(rid=rid, pred=lambda e: e.editable)
+
+    def typed(e: UIElement) -> bool:
+        return e.editable and _shows(e, role, text)
+
+    got = next((e for e in ctx.roles(APP, role) if typed(e)), None)
     if got is None:  # the keyboard may cover the field it is typing into
         yield from _hide_keyboard(ctx)
-        got = yield from scroll_to(ctx, rid=rid, pred=lambda e: e.editable)
-    if got is None or got.text != text:
-        raise OracleError(f"field {rid} reads {got.text if got else None!r}, wanted {text!r}")
+        try:
+            got = yield from scroll_to_role(ctx, APP, role, pred=typed)
+        except OracleError:
+            got = None
+    if got is None:
+        now = _nth_field(ctx, role, index)
+        raise OracleError(f"field {role} reads {now.text if now else None!r}, wanted {text!r}")
     return ctx.obs
 
 
 def _at_list(ctx: Ctx) -> bool:
-    return ctx.has(desc="Create contact")
+    return ctx.role(APP, "create_contact") is not None
 
 
 def _at_details(ctx: Ctx, name: str | None = None) -> bool:
-    hit = ctx.find(rid="large_title")
+    hit = ctx.role(APP, "contact_title")
     return hit is not None and (name is None or norm(hit.text) == norm(name))
+
+
+def _in_editor(ctx: Ctx) -> bool:
+    return ctx.role(APP, "first_name") is not None
 
 
 # --- navigation -------------------------------------------------------------------------------
 
 def open_contacts(ctx: Ctx) -> Skill:
     """Open Contacts on its people list, whatever screen it was left on."""
-    yield from open_app(ctx, "contacts")
+    yield from open_app(ctx, APP)
     for _ in range(8):
         if _at_list(ctx):
             return ctx.obs
-        discard = ctx.find("Discard", cls="Button")
-        if discard is not None:  # aosp: leaving an edited form asks first
+        discard = ctx.role(APP, "discard")
+        if discard is not None:  # leaving an edited form asks first
             yield from _tap_el(ctx, discard)
         else:  # Back closes the keyboard, a dialog or a menu, then leaves the screen
             yield from back(ctx)
-        if ctx.obs.foreground.app != "contacts":
-            yield from open_app(ctx, "contacts")
+        if ctx.obs.foreground.app != APP:
+            yield from open_app(ctx, APP)
     if not _at_list(ctx):
         raise OracleError("could not get back to the contacts list")
     return ctx.obs
 
 
 def _start_search(ctx: Ctx) -> Skill:
-    if ctx.flavor == "aosp" or ctx.has("Search contacts", rid="open_search_bar"):
-        return (yield from _tap(ctx, "Search contacts", rid="open_search_bar"))
-    return (yield from _tap(ctx, desc="Search contacts"))
+    return (yield from _tap(ctx, "search"))
 
 
 def _result_names(ctx: Ctx) -> list[UIElement]:
-    return [e for e in ctx.obs.elements if _rid(e, "title") and e.class_name.endswith("TextView") and e.text]
+    return [e for e in ctx.roles(APP, "contact_name") if e.text]
 
 
 def open_contact(ctx: Ctx, name: str) -> Skill:
@@ -124,30 +182,39 @@ def open_contact(ctx: Ctx, name: str) -> Skill:
 
 def _open_editor(ctx: Ctx, name: str) -> Skill:
     yield from open_contact(ctx, name)
-    yield from _tap(ctx, desc=ctx.t("Edit", "Edit contact"))
-    if not ctx.has(rid="first_name"):
+    yield from _tap(ctx, "edit")
+    if not _in_editor(ctx):
         raise OracleError("the contact editor did not open")
     return ctx.obs
 
 
 def _save(ctx: Ctx, expect_name: str | None) -> Skill:
     yield from _hide_keyboard(ctx)
-    yield from _tap(ctx, "Save", cls="Button")
-    if ctx.has(rid="first_name"):
+    yield from _tap(ctx, "save")
+    if _in_editor(ctx):
         raise OracleError("the editor did not save (still on the form)")
     if expect_name is not None and not _at_details(ctx, expect_name):
         raise OracleError(f"after saving, the details do not show {expect_name!r}")
     return ctx.obs
 
 
-def _choose_label(ctx: Ctx, label: str, index: int = 0) -> Skill:
-    text = LABELS.get(label.lower())
+def _choose_label(ctx: Ctx, label: str, number: str) -> Skill:
+    """Give the phone field that reads ``number`` the label ``label`` (mobile, home, work, other)."""
+    words = ctx.words(APP, "phone_labels")
+    text = words.get(label.lower()) if isinstance(words, dict) else None
     if text is None:
         raise OracleError(f"unknown phone label {label!r}; known: {', '.join(LABELS)}")
     yield from _hide_keyboard(ctx)
-    group = yield from scroll_to(ctx, rid=f"label_group_{index}")
-    b = group.bounds
-    chip = ctx.find(text, cls="CompoundButton", pred=lambda e: b.top <= e.bounds.center[1] <= b.bottom)
+
+    def below_field(g: UIElement) -> bool:
+        field = next((e for e in _fields(ctx, "phone_field") if _shows(e, "phone_field", number)), None)
+        if field is None:
+            return False
+        nxt = [x for x in ctx.roles(APP, "phone_label_group") if x.bounds.top >= field.bounds.center[1]]
+        return bool(nxt) and min(nxt, key=lambda x: x.bounds.top).index == g.index
+
+    group = yield from scroll_to_role(ctx, APP, "phone_label_group", pred=below_field)
+    chip = next((e for e in ctx.roles(APP, "label_chip", within=group) if norm(e.text) == norm(text)), None)
     if chip is None:
         raise OracleError(f"no {text!r} label chip")
     if not chip.checked:
@@ -163,7 +230,7 @@ def create_contact(ctx: Ctx, name: str, phone: str | None = None, label: str = "
     if not name.strip() and not phone and not email and not company:
         raise OracleError("a contact needs a name, a phone, an email or a company")
     yield from open_contacts(ctx)
-    yield from _tap(ctx, desc="Create contact")
+    yield from _tap(ctx, "create_contact")
     first, last = split_name(name)
     if first:
         yield from _fill(ctx, "first_name", first)
@@ -172,19 +239,23 @@ def create_contact(ctx: Ctx, name: str, phone: str | None = None, label: str = "
     if company:
         yield from _fill(ctx, "company", company)
     if phone:
-        yield from _fill(ctx, "phone_0", phone)
-        yield from _choose_label(ctx, label, 0)
+        yield from _fill(ctx, "phone_field", phone)
+        yield from _choose_label(ctx, label, phone)
     if email:
-        yield from _fill(ctx, "email_0", email)
+        yield from _fill(ctx, "email_field", email)
     return (yield from _save(ctx, name.strip() or None))
+
+
+def _shown(ctx: Ctx, role: str, value: str) -> bool:
+    return any(norm(e.text) == norm(value) or norm(e.content_desc) == norm(value) for e in ctx.roles(APP, role))
 
 
 def edit_contact_phone(ctx: Ctx, name: str, new_phone: str, index: int = 0) -> Skill:
     """Replace the ``index``-th phone number of ``name``."""
     yield from _open_editor(ctx, name)
-    yield from _fill(ctx, f"phone_{index}", new_phone)
+    yield from _fill(ctx, "phone_field", new_phone, index)
     yield from _save(ctx, name)
-    if not ctx.has(new_phone, rid="phone_number"):
+    if not _shown(ctx, "phone_number", new_phone):
         raise OracleError(f"{name!r} does not show the number {new_phone!r} after saving")
     return ctx.obs
 
@@ -207,25 +278,25 @@ def edit_contact_field(ctx: Ctx, name: str, field: str, value: str) -> Skill:
         first, last = split_name(name)
         new_name = " ".join(x for x in ((value, last) if field == "first_name" else (first, value)) if x.strip())
     else:
-        yield from _fill(ctx, {"email": "email_0", "company": "company"}[field], value)
+        yield from _fill(ctx, FIELD_ROLES[field], value)
     yield from _save(ctx, new_name)
-    if field == "email" and value and not ctx.has(value, rid="email_address"):
+    if field == "email" and value and not _shown(ctx, "email_address", value):
         raise OracleError(f"{name!r} does not show the email {value!r} after saving")
     if field == "company" and value:
-        yield from scroll_to(ctx, value, rid="organization")
+        yield from scroll_to_role(ctx, APP, "organization", pred=lambda e: norm(e.text) == norm(value))
     return ctx.obs
 
 
 def set_starred(ctx: Ctx, name: str, starred: bool) -> Skill:
     """Add ``name`` to favorites (``starred=True``) or remove it, tapping only if needed."""
     yield from open_contact(ctx, name)
-    star = ctx.find(desc="Add to favorites") or ctx.find(desc="Remove from favorites")
-    if star is None:
-        raise OracleError("no favorites button on the details screen")
-    if (star.content_desc == "Remove from favorites") != starred:
-        yield from _tap_el(ctx, star)
-    want = "Remove from favorites" if starred else "Add to favorites"
-    if not ctx.has(desc=want):
+    d = driver(APP)
+    now = d.starred(ctx.ui(APP))
+    if now is None:
+        raise OracleError(f"no favorites button on the details screen ({ctx.family(APP)} family)")
+    if now != starred:
+        yield from _tap_el(ctx, ctx.need(APP, "star"))
+    if d.starred(ctx.ui(APP)) != starred:
         raise OracleError(f"favorite state of {name!r} did not change")
     return ctx.obs
 
@@ -233,9 +304,9 @@ def set_starred(ctx: Ctx, name: str, starred: bool) -> Skill:
 def delete_contact(ctx: Ctx, name: str) -> Skill:
     """Delete ``name`` through the overflow menu and its confirmation dialog."""
     yield from open_contact(ctx, name)
-    yield from _tap(ctx, desc="More options")
-    yield from _tap(ctx, "Delete", rid="android:id/title")
-    confirm = ctx.find("Delete", cls="Button")
+    yield from _tap(ctx, "more_options")
+    yield from _tap(ctx, "menu_delete")
+    confirm = ctx.role(APP, "confirm_delete")
     if confirm is None:
         raise OracleError("no delete confirmation")
     yield from _tap_el(ctx, confirm)
@@ -251,21 +322,27 @@ def read_contact_field(ctx: Ctx, name: str, field: str, label: str | None = None
     if field not in ("phone", "email", "company"):
         raise OracleError(f"cannot read field {field!r}; known: phone, email, company")
     yield from open_contact(ctx, name)
-    rid = {"phone": "phone_number", "email": "email_address", "company": "organization"}[field]
+    role = {"phone": "phone_number", "email": "email_address", "company": "organization"}[field]
     try:
-        yield from scroll_to(ctx, rid=rid)
+        yield from scroll_to_role(ctx, APP, role)
     except OracleError:
         return ""
-    hits = sorted(ctx.find_all(rid=rid), key=lambda e: e.bounds.top)
+    hits = sorted(ctx.roles(APP, role), key=lambda e: e.bounds.top)
     if field == "phone" and label:
-        want = norm(LABELS.get(label.lower(), label))
+        words = ctx.words(APP, "phone_labels")
+        want = norm(words.get(label.lower(), label) if isinstance(words, dict) else label)
+        d = driver(APP)
         for e in hits:
-            lab = next((x for x in ctx.obs.elements if _rid(x, "phone_label")
-                        and e.bounds.bottom - 4 <= x.bounds.top <= e.bounds.bottom + 40), None)
-            if lab is not None and norm(lab.text) == want:
+            lab = d.phone_label_of(ctx.ui(APP), e)
+            if lab is not None and norm(lab) == want:
                 return e.text
         return ""
     return hits[0].text if hits else ""
+
+
+def _list_scroll(ctx: Ctx) -> Scroll:
+    lst = next((e for e in ctx.roles(APP, "contact_list") if e.scrollable), None)
+    return Scroll(direction="down", target=lst.index) if lst else Scroll(direction="down")
 
 
 def search_contact(ctx: Ctx, query: str) -> Skill:
@@ -284,8 +361,7 @@ def search_contact(ctx: Ctx, query: str) -> Skill:
     collect(_result_names(ctx))
     for _ in range(ctx.max_scrolls):
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
-        yield from act(ctx, Scroll(direction="down", target=lst.index) if lst else Scroll(direction="down"))
+        yield from act(ctx, _list_scroll(ctx))
         collect(_result_names(ctx))
         if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
             break

@@ -1,22 +1,29 @@
-"""Oracle skills for Messages (com.android.messaging).
+"""Oracle skills for Messages, through the app UI layer (:mod:`device.apps.messages`).
 
 Threads are found by what the list shows (a contact's name, or the number when the address
 has no contact); a number whose thread shows a name is resolved through the app's own search
-first. Every skill starts with :func:`open_messages`, so it works from any screen, in both
-flavors (``sim`` / ``aosp``), and on a real phone whose Messages app uses the same words.
+first. Every control is a role of the phone's Messages family (``start_chat``, ``send``,
+``recipient_field`` …) and every word the skills look for is the family's (``you_said``,
+``unread``, ``draft``), so the same skills run on the simulator's ``sim`` and ``aosp`` flavors
+and on a phone's AOSP, Google or Samsung Messages. Every skill starts with
+:func:`open_messages`, so it works from any screen.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
 
 from actionmap.actions import Key, Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, back, long_press, norm, open_app, tap
+from device.apps import driver
+from device.apps.messages import plain
 
-_UNREAD = re.compile(r"^\s*unread\b", re.I)
+from ..base import Ctx, OracleError, Skill, act, back, long_press, norm, open_app, tap_role
+
+APP = "messages"
 
 
 def _digits(s: str) -> str:
@@ -35,54 +42,65 @@ def _is_number(s: str) -> bool:
     return bool(re.fullmatch(r"[+\d][\d\s().\-]*", (s or "").strip())) and len(_digits(s)) >= 3
 
 
-def _inside(outer: UIElement, inner: UIElement) -> bool:
-    o, i = outer.bounds, inner.bounds
-    return o.left <= i.left and o.top <= i.top and i.right <= o.right and i.bottom <= o.bottom and outer.index != inner.index
+def _info(ctx: Ctx, row: UIElement) -> dict[str, Any]:
+    """What a conversation row shows (name, snippet, time, unread, draft), read by the layer."""
+    return driver(APP).row_info(ctx.ui(APP), row)
 
 
 def _row_parts(ctx: Ctx, row: UIElement) -> tuple[str, str]:
-    """(title, subtitle) texts shown inside a list row."""
-    title = sub = ""
-    for e in ctx.obs.elements:
-        if _inside(row, e):
-            if e.resource_id.endswith("/title") and not title:
-                title = e.text
-            elif e.resource_id.endswith("/summary") and not sub:
-                sub = e.text
-    return title, sub
+    """(name, snippet) shown in a conversation row."""
+    info = _info(ctx, row)
+    return info["name"] or "", info["snippet"] or ""
+
+
+def _unread(ctx: Ctx, row: UIElement) -> bool:
+    return bool(_info(ctx, row)["unread"])
+
+
+# kept for tests/test_oracle_train.py's list of helpers the solutions once used (now ``_unread``)
+_UNREAD = _unread
+
+
+def _rows(ctx: Ctx) -> list[UIElement]:
+    return ctx.roles(APP, "conversation_row")
 
 
 def _matches(ctx: Ctx, row: UIElement, who: str) -> bool:
     title, sub = _row_parts(ctx, row)
-    if norm(title) == norm(who):
+    if plain(title) == plain(who):
         return True
     return _is_number(who) and (_same_number(title, who) or _same_number(sub, who))
 
 
 def _dismiss_permission(ctx: Ctx) -> Skill:
-    allow = ctx.find(rid="permission_allow_button")
-    if allow is not None:
-        yield from tap(ctx, rid="permission_allow_button", scroll=False)
+    if ctx.role(APP, "permission_allow") is not None:
+        yield from tap_role(ctx, APP, "permission_allow")
     return ctx.obs
+
+
+def _at_list(ctx: Ctx) -> bool:
+    """On the conversation list itself (not a thread, not selection mode): the start-chat button
+    is there and no up arrow is."""
+    return ctx.role(APP, "start_chat") is not None and ctx.role(APP, "back") is None
 
 
 def open_messages(ctx: Ctx) -> Skill:
     """Open Messages on its conversation list (leaving any thread, dialog or selection)."""
-    yield from open_app(ctx, "messages")
+    yield from open_app(ctx, APP)
     yield from _dismiss_permission(ctx)
     for _ in range(8):
-        if ctx.has(desc="Start chat") and not ctx.has(desc="Navigate up"):
+        if _at_list(ctx):
             return ctx.obs
         yield from back(ctx)
-        if ctx.obs.foreground.app not in (None, "messages"):
-            yield from open_app(ctx, "messages")
-    raise OracleError("could not reach the Messages conversation list")
+        if ctx.obs.foreground.app not in (None, APP):
+            yield from open_app(ctx, APP)
+    raise OracleError(f"could not reach the Messages conversation list ({ctx.family(APP)} family)")
 
 
-def _scan(ctx: Ctx, match: Callable[[UIElement], bool], rid: str = "conversation_list_item") -> Skill:
+def _scan(ctx: Ctx, match: Callable[[UIElement], bool], role: str = "conversation_row") -> Skill:
     """Find a list row (scrolling up to the top, then down); None when it is not in the list."""
     def hit() -> UIElement | None:
-        return next((e for e in ctx.find_all(rid=rid) if match(e)), None)
+        return next((e for e in ctx.roles(APP, role) if match(e)), None)
 
     for direction in ("up", "down"):
         for _ in range(ctx.max_scrolls):
@@ -98,9 +116,9 @@ def _scan(ctx: Ctx, match: Callable[[UIElement], bool], rid: str = "conversation
 
 def _search(ctx: Ctx, query: str) -> Skill:
     """Open the app's search with ``query``; returns the matching conversation rows."""
-    yield from tap(ctx, desc=ctx.t("Search", "Search conversations"), scroll=False)
+    yield from tap_role(ctx, APP, "search")
     yield from act(ctx, TypeText(text=query, clear=True))
-    return ctx.find_all(rid="conversation_list_item")
+    return _rows(ctx)
 
 
 def _list_row(ctx: Ctx, who: str) -> Skill:
@@ -115,7 +133,7 @@ def _list_row(ctx: Ctx, who: str) -> Skill:
     yield from open_messages(ctx)
     if name is None:
         return None
-    return (yield from _scan(ctx, lambda e: norm(_row_parts(ctx, e)[0]) == norm(name)))
+    return (yield from _scan(ctx, lambda e: plain(_row_parts(ctx, e)[0]) == plain(name)))
 
 
 def open_thread(ctx: Ctx, who: str) -> Skill:
@@ -127,25 +145,30 @@ def open_thread(ctx: Ctx, who: str) -> Skill:
         if row is None:
             raise OracleError(f"no conversation with {who!r}")
     yield from act(ctx, Tap(target=row.index))
-    if not ctx.has(rid="compose_message_text"):
+    if ctx.role(APP, "message_field") is None:
         raise OracleError(f"conversation with {who!r} did not open")
     return ctx.obs
+
+
+def _suggestion(ctx: Ctx, row: UIElement) -> tuple[str, str]:
+    """(name, detail) of a recipient suggestion: the contact's name and the line with its number."""
+    name = ctx.role(APP, "suggestion_name", within=row)
+    detail = ctx.role(APP, "suggestion_detail", within=row)
+    return (name.text if name is not None else "", detail.text if detail is not None else "")
 
 
 def _start_chat(ctx: Ctx, to: str) -> Skill:
     """Start chat → To field → pick the contact (or the typed number) → the conversation."""
     yield from open_messages(ctx)
-    yield from tap(ctx, desc="Start chat", scroll=False)
-    field = ctx.find(rid="recipient_text_view")
-    if field is None:
-        raise OracleError("no To field on the new conversation screen")
+    yield from tap_role(ctx, APP, "start_chat")
+    field = ctx.need(APP, "recipient_field")
     yield from act(ctx, TypeText(text=to, clear=True, target=None if field.focused else field.index))
 
     def pick(e: UIElement) -> bool:
-        name, _, number = e.content_desc.rpartition(", ")
-        return norm(name) == norm(to) or (_is_number(to) and _same_number(number, to))
+        name, number = _suggestion(ctx, e)
+        return plain(name) == plain(to) or (_is_number(to) and _same_number(number, to))
 
-    rows = ctx.find_all(rid="contact_picker_item")
+    rows = ctx.roles(APP, "suggestion_row")
     chosen = next((r for r in rows if pick(r)), None)
     if chosen is not None:
         yield from act(ctx, Tap(target=chosen.index))
@@ -155,20 +178,18 @@ def _start_chat(ctx: Ctx, to: str) -> Skill:
         yield from act(ctx, Tap(target=rows[0].index))
     else:
         raise OracleError(f"no single contact matches {to!r} ({len(rows)} suggestions)")
-    if not ctx.has(rid="compose_message_text"):
+    if ctx.role(APP, "message_field") is None:
         raise OracleError(f"could not open a conversation with {to!r}")
     return ctx.obs
 
 
 def _type_compose(ctx: Ctx, body: str) -> Skill:
-    field = ctx.find(rid="compose_message_text")
-    if field is None:
-        raise OracleError("no compose field")
+    field = ctx.need(APP, "message_field")
     return (yield from act(ctx, TypeText(text=body, clear=True, target=None if field.focused else field.index)))
 
 
 def _bubbles(ctx: Ctx) -> list[UIElement]:
-    return sorted(ctx.find_all(rid="message_text"), key=lambda e: e.bounds.top)
+    return sorted(ctx.roles(APP, "message_text"), key=lambda e: e.bounds.top)
 
 
 def send_message(ctx: Ctx, to: str, body: str) -> Skill:
@@ -177,7 +198,7 @@ def send_message(ctx: Ctx, to: str, body: str) -> Skill:
         raise OracleError("cannot send an empty message")
     yield from _start_chat(ctx, to)
     yield from _type_compose(ctx, body)
-    yield from tap(ctx, desc="Send SMS", scroll=False)
+    yield from tap_role(ctx, APP, "send")
     last = _bubbles(ctx)
     if not last or norm(last[-1].text) != norm(body.strip()):
         raise OracleError("the sent message does not show as the last bubble")
@@ -190,19 +211,19 @@ def save_draft(ctx: Ctx, to: str, body: str) -> Skill:
     yield from _type_compose(ctx, body)
     yield from open_messages(ctx)
     row = yield from _list_row(ctx, to)
-    if row is None or "draft" not in norm(row.content_desc):
+    if row is None or not _info(ctx, row)["draft"]:
         raise OracleError(f"no draft shows for {to!r}")
     return ctx.obs
 
 
-def _selection_action(ctx: Ctx, label: str) -> Skill:
-    """Tap an action of selection mode: a toolbar icon (sim) or under More options (aosp)."""
-    if ctx.has(desc=label):
-        return (yield from tap(ctx, desc=label, scroll=False))
-    if ctx.has(desc="More options"):
-        yield from tap(ctx, desc="More options", scroll=False)
-        if ctx.has(label):
-            return (yield from tap(ctx, label, scroll=False))
+def _selection_action(ctx: Ctx, role: str) -> Skill:
+    """Tap an action of selection mode: a toolbar icon, or an item under More options."""
+    if ctx.role(APP, role) is not None:
+        return (yield from tap_role(ctx, APP, role))
+    if ctx.role(APP, "more_options") is not None:
+        yield from tap_role(ctx, APP, "more_options")
+        if ctx.role(APP, role) is not None:
+            return (yield from tap_role(ctx, APP, role))
         yield from back(ctx)
     return None
 
@@ -212,15 +233,15 @@ def mark_thread_read(ctx: Ctx, who: str) -> Skill:
     row = yield from _list_row(ctx, who)
     if row is None:
         raise OracleError(f"no conversation with {who!r}")
-    if not _UNREAD.match(row.content_desc):
+    if not _unread(ctx, row):
         return ctx.obs
     yield from long_press(ctx, pred=lambda e: e.index == row.index)
-    done = yield from _selection_action(ctx, "Mark as read")
+    done = yield from _selection_action(ctx, "mark_read")
     if done is None:
-        raise OracleError("no Mark as read action in selection mode")
+        raise OracleError(f"no mark_read action in selection mode ({ctx.family(APP)} family)")
     yield from open_messages(ctx)
     row = yield from _list_row(ctx, who)
-    if row is None or _UNREAD.match(row.content_desc):
+    if row is None or _unread(ctx, row):
         raise OracleError(f"thread {who!r} is still unread")
     return ctx.obs
 
@@ -232,9 +253,9 @@ def delete_thread(ctx: Ctx, who: str) -> Skill:
         raise OracleError(f"no conversation with {who!r}")
     title = _row_parts(ctx, row)[0]
     yield from long_press(ctx, pred=lambda e: e.index == row.index)
-    yield from tap(ctx, desc="Delete", scroll=False)
-    yield from tap(ctx, "Delete", cls="Button", scroll=False)
-    if any(norm(_row_parts(ctx, r)[0]) == norm(title) for r in ctx.find_all(rid="conversation_list_item")):
+    yield from tap_role(ctx, APP, "selection_delete")
+    yield from tap_role(ctx, APP, "confirm_delete")
+    if any(plain(_row_parts(ctx, r)[0]) == plain(title) for r in _rows(ctx)):
         raise OracleError(f"conversation {who!r} is still listed")
     return ctx.obs
 
@@ -251,11 +272,12 @@ def read_last_message(ctx: Ctx, who: str) -> Skill:
 def count_unread_threads(ctx: Ctx) -> Skill:
     """How many conversations the list shows as unread."""
     yield from open_messages(ctx)
-    seen: dict[str, bool] = {}
+    seen: dict[tuple[Any, ...], bool] = {}
 
     def collect() -> None:
-        for r in ctx.find_all(rid="conversation_list_item"):
-            seen[r.content_desc] = bool(_UNREAD.match(r.content_desc))
+        for r in _rows(ctx):
+            info = _info(ctx, r)
+            seen[(r.content_desc, info["name"], info["snippet"], info["time"])] = bool(info["unread"])
 
     for direction in ("up", "down"):
         for _ in range(ctx.max_scrolls):

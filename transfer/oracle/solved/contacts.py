@@ -7,14 +7,15 @@ attempt could add a duplicate).
 Contacts are created, edited, starred and deleted with ``skills.contacts``; numbers are typed
 the way the instruction writes them. Query answers are read from the contact card (or, for
 favorites, from the people list's Favorites section; for "who works at X", from the search
-results, whose line shows the company a result matched on).
+results, whose line shows the company a result matched on). Rows, names, headers and fields
+are the family's roles in the app UI layer (:mod:`device.apps.contacts`).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from actionmap.actions import Scroll, TypeText
+from actionmap.actions import TypeText
 from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
@@ -29,7 +30,7 @@ def create_contact_phones(ctx: Ctx, name: str, phones: list[tuple[str, str]], em
                           company: str | None = None) -> Skill:
     """Create a contact with several labelled phone numbers (``[(number, 'mobile'|'work'|...)]``)."""
     yield from K.open_contacts(ctx)
-    yield from K._tap(ctx, desc="Create contact")
+    yield from K._tap(ctx, "create_contact")
     first, last = K.split_name(name)
     if first:
         yield from K._fill(ctx, "first_name", first)
@@ -38,17 +39,22 @@ def create_contact_phones(ctx: Ctx, name: str, phones: list[tuple[str, str]], em
     if company:
         yield from K._fill(ctx, "company", company)
     for i, (number, label) in enumerate(phones):
-        if i > 0 and not ctx.has(rid=f"phone_{i}"):
-            yield from K._tap(ctx, rid="add_phone")
-        yield from K._fill(ctx, f"phone_{i}", number)
-        yield from K._choose_label(ctx, label, i)
+        if i > 0 and K._nth_field(ctx, "phone_field", i) is None:
+            yield from K._tap(ctx, "add_phone")
+        yield from K._fill(ctx, "phone_field", number, i)
+        yield from K._choose_label(ctx, label, number)
     if email:
-        yield from K._fill(ctx, "email_0", email)
+        yield from K._fill(ctx, "email_field", email)
     return (yield from K._save(ctx, name.strip() or None))
 
 
 def _section_titles(ctx: Ctx) -> list[UIElement]:
-    return sorted(ctx.find_all(rid="section_title"), key=lambda e: e.bounds.top)
+    return sorted(ctx.roles(K.APP, "section_header"), key=lambda e: e.bounds.top)
+
+
+def _is_favorites(ctx: Ctx, header: UIElement) -> bool:
+    words = ctx.words(K.APP, "favorites")
+    return any(norm(w) in norm(header.text or header.content_desc) for w in ([words] if isinstance(words, str) else words))
 
 
 def list_favorites(ctx: Ctx) -> Skill:
@@ -57,13 +63,12 @@ def list_favorites(ctx: Ctx) -> Skill:
     names: list[str] = []
     in_favs = False
     for _ in range(ctx.max_scrolls):
-        items = sorted([e for e in ctx.obs.elements if K._rid(e, "section_title") or
-                        (K._rid(e, "title") and e.class_name.endswith("TextView") and e.text)],
-                       key=lambda e: e.bounds.top)
+        headers = {e.index for e in _section_titles(ctx)}
+        items = sorted([*_section_titles(ctx), *K._result_names(ctx)], key=lambda e: e.bounds.top)
         ended = False
         for e in items:
-            if K._rid(e, "section_title"):
-                if "favorite" in norm(e.text):
+            if e.index in headers:
+                if _is_favorites(ctx, e):
                     in_favs = True
                     continue
                 if in_favs:
@@ -72,13 +77,12 @@ def list_favorites(ctx: Ctx) -> Skill:
                 continue
             if in_favs and e.text not in names:
                 names.append(e.text)
-        if ended or not ctx.find_all(rid="section_title"):
+        if ended or not headers:
             break
         if not in_favs and _section_titles(ctx):
             break  # the list starts with a letter: no favorites
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
-        yield from act(ctx, Scroll(direction="down", target=lst.index if lst else None))
+        yield from act(ctx, K._list_scroll(ctx))
         if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
             break
     return names
@@ -97,21 +101,19 @@ def search_rows(ctx: Ctx, query: str) -> Skill:
     rows: dict[str, str] = {}
 
     def collect() -> None:
-        found = sorted(ctx.find_all(rid="contact_row"), key=lambda e: e.bounds.top)
+        found = sorted(ctx.roles(K.APP, "contact_row"), key=lambda e: e.bounds.top)
         if not found:  # results without row containers: names only, each confirmed on its card
             for e in sorted(K._result_names(ctx), key=lambda e: e.bounds.top):
                 rows.setdefault(e.text, "")
         for row in found:
-            inside = [e for e in ctx.obs.elements if row.bounds.contains(*e.bounds.center)]
-            title = next((e.text for e in inside if K._rid(e, "title") and e.text), None)
-            if title and title not in rows:
-                rows[title] = next((e.text for e in inside if K._rid(e, "summary") and e.text), "")
+            name = next((e.text for e in ctx.roles(K.APP, "contact_name", within=row) if e.text), None)
+            if name and name not in rows:
+                rows[name] = next((e.text for e in ctx.roles(K.APP, "contact_snippet", within=row) if e.text), "")
 
     collect()
     for _ in range(ctx.max_scrolls):
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
-        yield from act(ctx, Scroll(direction="down", target=lst.index if lst else None))
+        yield from act(ctx, K._list_scroll(ctx))
         collect()
         if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
             break
@@ -144,13 +146,11 @@ def all_contact_names(ctx: Ctx) -> Skill:
     yield from K.open_contacts(ctx)
     names: list[str] = []
     for _ in range(ctx.max_scrolls * 2):
-        rows = ctx.find_all(rid="contact_row")
-        for e in sorted(ctx.obs.elements, key=lambda e: e.bounds.top):
-            if K._rid(e, "title") and e.text and e.text not in names and any(r.bounds.contains(*e.bounds.center) for r in rows):
+        for e in sorted(K._result_names(ctx), key=lambda e: e.bounds.top):
+            if e.text not in names:
                 names.append(e.text)
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
-        yield from act(ctx, Scroll(direction="down", target=lst.index if lst else None))
+        yield from act(ctx, K._list_scroll(ctx))
         if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
             break
     return names

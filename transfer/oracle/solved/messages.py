@@ -2,7 +2,8 @@
 
 Threads are opened, marked, deleted and drafted with ``skills.messages``. Query answers come
 from the conversation list (rows, their unread marker) or from a conversation's bubbles,
-whose description says who sent each one ("You said …" for the phone's own messages).
+whose description says who sent each one (the family's "You said …" for the phone's own
+messages). Controls and bubbles are found through the app UI layer (:mod:`device.apps`).
 """
 
 from __future__ import annotations
@@ -10,10 +11,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionmap.actions import Scroll
-from actionmap.observation import UIElement
+from actionmap.actions import Scroll, Tap, TypeText
 
-from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, tap, type_into
+from device.apps import driver
+
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, tap_role
 from ..skills import messages as M
 from ..solutions import solution
 from ._util import dial_form, retrying
@@ -33,22 +35,13 @@ def _sig(ctx: Ctx) -> list[tuple[str, object]]:
     return [(e.text, e.bounds) for e in ctx.obs.elements]
 
 
-def _outgoing(b: UIElement) -> bool:
-    return norm(b.content_desc).startswith("you said")
-
-
 def thread_bubbles(ctx: Ctx) -> Skill:
     """Every bubble of the open conversation, oldest first, as (outgoing, text).
 
     Scrolls to the top, then pages down; consecutive pages overlap and are merged on the
     longest overlap of (outgoing, text, status) tuples."""
     def page() -> list[tuple[bool, str, str]]:
-        out = []
-        for c in sorted(ctx.find_all(rid="message_content"), key=lambda e: e.bounds.top):
-            txt = _bubble_text(ctx, c)
-            if txt is not None:
-                out.append((_outgoing(c), txt, c.content_desc))
-        return out
+        return [(bool(b["outgoing"]), b["text"], b["desc"]) for b in driver(M.APP).bubbles(ctx.ui(M.APP))]
 
     if ctx.obs.keyboard_visible:
         yield from back(ctx)
@@ -69,19 +62,9 @@ def thread_bubbles(ctx: Ctx) -> Skill:
     return [(o, t) for o, t, _d in seen]
 
 
-def _bubble_text(ctx: Ctx, content: UIElement) -> str | None:
-    return next((e.text for e in ctx.obs.elements if e.resource_id.endswith("message_text")
-                 and content.bounds.contains(*e.bounds.center)), None)
-
-
 def visible_bubbles(ctx: Ctx) -> list[tuple[bool, str]]:
     """(outgoing, text) of the bubbles on screen, top to bottom."""
-    out = []
-    for c in sorted(ctx.find_all(rid="message_content"), key=lambda e: e.bounds.top):
-        txt = _bubble_text(ctx, c)
-        if txt is not None:
-            out.append((_outgoing(c), txt))
-    return out
+    return [(bool(b["outgoing"]), b["text"]) for b in driver(M.APP).bubbles(ctx.ui(M.APP))]
 
 
 def conversation_rows(ctx: Ctx) -> Skill:
@@ -89,9 +72,9 @@ def conversation_rows(ctx: Ctx) -> Skill:
     yield from M.open_messages(ctx)
     rows: list[tuple[str, str, bool]] = []
     for _ in range(ctx.max_scrolls):
-        for r in sorted(ctx.find_all(rid="conversation_list_item"), key=lambda e: e.bounds.top):
+        for r in sorted(M._rows(ctx), key=lambda e: e.bounds.top):
             title, sub = M._row_parts(ctx, r)
-            item = (title, sub, bool(M._UNREAD.match(r.content_desc)))
+            item = (title, sub, M._unread(ctx, r))
             if item not in rows:
                 rows.append(item)
         before = _sig(ctx)
@@ -113,10 +96,10 @@ def open_thread(ctx: Ctx, who: str) -> Skill:
 def draft_in_thread(ctx: Ctx, who: str, body: str) -> Skill:
     """Open the existing conversation with ``who``, type ``body`` and leave it unsent."""
     yield from open_thread(ctx, who)
-    field = ctx.find(rid="compose_message_text")
-    if field is None:
-        raise OracleError("no compose field")
-    yield from type_into(ctx, None, body, clear=True, rid="compose_message_text")
+    field = ctx.need(M.APP, "message_field")
+    if not field.focused:
+        yield from act(ctx, Tap(target=field.index))
+    yield from act(ctx, TypeText(text=body, clear=True))
     yield from M.open_messages(ctx)
     return ctx.obs
 
@@ -234,7 +217,7 @@ def solve_query_thread_count(ctx: Ctx, inst: Any) -> Skill:
 @solution("messages.query_latest_sender")
 def solve_query_latest_sender(ctx: Ctx, inst: Any) -> Skill:
     yield from M.open_messages(ctx)
-    rows = sorted(ctx.find_all(rid="conversation_list_item"), key=lambda e: e.bounds.top)
+    rows = sorted(M._rows(ctx), key=lambda e: e.bounds.top)
     if not rows:
         raise OracleError("no conversations")
     title, _sub = M._row_parts(ctx, rows[0])
@@ -251,11 +234,16 @@ def solve_query_unread_senders(ctx: Ctx, inst: Any) -> Skill:
 def solve_query_sender_of(ctx: Ctx, inst: Any) -> Skill:
     body = inst.instruction.split("“", 1)[-1].rsplit("”", 1)[0] if "“" in inst.instruction else inst.params["th"]["last_body"]
     yield from M.open_messages(ctx)
-    yield from tap(ctx, desc=ctx.t("Search", "Search conversations"), scroll=False)
-    yield from type_into(ctx, None, body, clear=True, rid="search_src_text")
+    yield from tap_role(ctx, M.APP, "search")
+    field = ctx.need(M.APP, "search_field")
+    if not field.focused:
+        yield from act(ctx, Tap(target=field.index))
+    yield from act(ctx, TypeText(text=body, clear=True))
     names = []
-    for r in ctx.find_all(rid="message_search_item"):
-        title, sub = M._row_parts(ctx, r)
+    for r in ctx.roles(M.APP, "message_result"):
+        name = ctx.role(M.APP, "result_name", within=r)
+        snippet = ctx.role(M.APP, "result_snippet", within=r)
+        title, sub = (name.text if name else ""), (snippet.text if snippet else "")
         if norm(sub) == norm(body) and title not in names:
             names.append(title)
     if len(names) != 1:
