@@ -48,6 +48,11 @@ def hhmm(text: str | None) -> str | None:
     return f"{h:02d}:{mi:02d}"
 
 
+def day_code(word: str | None) -> str | None:
+    """'Monday' / 'mon' / 'Tues.' → 'mon' …; None if the word names no weekday."""
+    return _DAY_WORDS.get(norm(word).strip("."))
+
+
 def days_of(text: str | None) -> list[str] | None:
     """'Mon, Tue, Wed' / 'Monday, Friday' / 'Every day' / 'Weekdays' → ['mon', …]; None if it names no day."""
     t = norm(text)
@@ -97,7 +102,15 @@ class ClockDriver(AppDriver):
             return None
         if norm(lab.content_desc) in {norm(x) for x in m.texts("no_label_desc")}:
             return None
+        # an expanded card's label row shows its hint as text where no hint is reported
+        if norm(text) in {norm(x) for x in m.texts("no_label_text")} and not lab.content_desc:
+            return None
         return text
+
+    @staticmethod
+    def day_of(e: UIElement) -> str | None:
+        """The weekday a day toggle stands for ('mon' …), from its description ('Monday') or text."""
+        return _DAY_WORDS.get(norm(e.content_desc).strip(".")) or _DAY_WORDS.get(norm(e.text).strip("."))
 
     def card_days(self, m: Matcher, card: UIElement) -> list[str] | None:
         days = m.first("alarm_days", within=card)
@@ -105,8 +118,7 @@ class ClockDriver(AppDriver):
             return days_of(days.content_desc) or days_of(days.text)
         toggles = [e for e in m.all_in("day_toggle", card) if e.checkable]
         if toggles:
-            checked = [(_DAY_WORDS.get(norm(e.content_desc)) or _DAY_WORDS.get(norm(e.text))) for e in toggles
-                       if e.checked]
+            checked = [self.day_of(e) for e in toggles if e.checked]
             got = sorted({d for d in checked if d}, key=_WEEK.index)
             if got:
                 return got
@@ -147,6 +159,12 @@ class ClockDriver(AppDriver):
         h, mi = m.first("hour_field"), m.first("minute_field")
         am, pm = m.first("am"), m.first("pm")
         period = "AM" if am is not None and am.checked else "PM" if pm is not None and pm.checked else None
+        if period is None and am is None and pm is None:  # the framework's keyboard mode: an AM/PM spinner
+            spinner = m.first("am_pm_spinner")
+            shown = m.first("am_pm_option", within=spinner) if spinner is not None else None
+            words = m.family.texts.get("am_pm") or {}
+            if shown is not None and isinstance(words, dict):
+                period = next((k.upper() for k, w in words.items() if norm(w) == norm(shown.text)), None)
         return {"hour": h.text if h is not None else None, "minute": mi.text if mi is not None else None,
                 "period": period}
 

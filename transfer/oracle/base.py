@@ -69,13 +69,14 @@ class Ctx:
         """The role matcher for ``app`` over the current observation (cached until it changes)."""
         from device.apps import driver
 
-        key = (id(self.obs), app)
         cache = self.__dict__.setdefault("_ui_cache", {})
-        m = cache.get(key)
-        if m is None:
+        if cache.get("obs") is not self.obs:  # the observation itself, not its id (ids are reused)
             cache.clear()
+            cache["obs"] = self.obs
+        m = cache.get(app)
+        if m is None:
             pkg = self.obs.foreground.package if self.obs.foreground is not None else None
-            m = cache[key] = driver(app).matcher(self.obs.elements, self.family(app), pkg)
+            m = cache[app] = driver(app).matcher(self.obs.elements, self.family(app), pkg)
         return m
 
     def role(self, app: str, role: str, *, within: UIElement | None = None) -> UIElement | None:

@@ -1,12 +1,17 @@
 """Oracle skills for the Clock app (alarms, world clock, timers, stopwatch).
 
 Every skill starts with ``open_app`` and works from any screen of the app (a dialog, the
-alarm editor, the city picker), in both flavors: ``sim`` edits an alarm on a full-screen
-form with Save, ``aosp`` edits it inline in an expandable card. Elements are found by text,
-content description and resource id — never by coordinates — and alarm rows are located
-by reading the time and label *inside* each alarm card, scrolling the list as needed, so
-the skills keep working with long lists and on other screen sizes. Query skills return
-what the screen shows.
+alarm editor, the city picker). Controls are found through the app UI layer by *role*
+(``device/apps/data/clock.yaml``: ``add_alarm``, ``alarm_card``, ``tab_timer`` …), never by a
+resource id, description or label written here, so the same skill runs on the simulator's two
+flavors and on each phone family the data describes. What differs between families in how a
+task is done is family data too: ``edits_inline`` (the alarm's card expands in the list, as on
+AOSP and Pixel, rather than opening a full-screen form with Save), ``confirms_delete``,
+``city_picker_toggles`` (cities are checked in the city picker rather than tapped there and
+removed by long press). Alarm cards are found and read by the Clock driver
+(:meth:`device.apps.clock.ClockDriver.card_for`), collapsed or expanded, scrolling the list as
+needed, so the skills keep working with long lists and on other screen sizes. Query skills
+return what the screen shows.
 """
 
 from __future__ import annotations
@@ -15,37 +20,34 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable
 
-from actionmap.actions import LongPress, Scroll, Tap
+from actionmap.actions import LongPress, Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 from actionmap.worldstate import DAYS
+from device.apps.clock import ClockDriver, hhmm
+from device.apps.match import inside
+from device.apps.spec import load_spec
 
-from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to, tap, type_into
+from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to_role, tap_role
 
-DAY_NAMES = {"mon": "Monday", "tue": "Tuesday", "wed": "Wednesday", "thu": "Thursday", "fri": "Friday",
-             "sat": "Saturday", "sun": "Sunday"}
-TAB_LABELS = {"alarm": "Alarm", "clock": "Clock", "timer": "Timer", "stopwatch": "Stopwatch"}
+APP = "clock"
 _TIME_RE = re.compile(r"\d{1,2}:\d{2}(?:\s?[AP]M)?")
 
 
+_DRIVER: list[ClockDriver] = []
+
+
+def _drv() -> ClockDriver:
+    """The Clock driver that reads cards (alarm time, label, days) off the matcher ``ctx.ui`` gives."""
+    if not _DRIVER:
+        _DRIVER.append(ClockDriver())
+    return _DRIVER[0]
+
+
+#: weekday code → the long name a day toggle is described by (family-free wording of the data)
+DAY_NAMES: dict[str, str] = dict(load_spec(APP).family("generic").texts["day_names"])
+
+
 # --- small readers ---------------------------------------------------------------------------
-
-def _rid(e: UIElement, name: str) -> bool:
-    return e.resource_id == name or e.resource_id.endswith("/" + name)
-
-
-def _inside(e: UIElement, box: UIElement) -> bool:
-    cx, cy = e.bounds.center
-    b = box.bounds
-    return b.left <= cx <= b.right and b.top <= cy <= b.bottom
-
-
-def _parts(ctx: Ctx, box: UIElement) -> list[UIElement]:
-    return [e for e in ctx.obs.elements if e.index != box.index and _inside(e, box)]
-
-
-def _part(ctx: Ctx, box: UIElement, name: str) -> UIElement | None:
-    return next((e for e in _parts(ctx, box) if _rid(e, name)), None)
-
 
 def time_texts(hour: int, minute: int) -> set[str]:
     """Every way the app may show ``hour:minute`` (24-hour and 12-hour clocks)."""
@@ -62,12 +64,25 @@ def _fold(s: str) -> str:
     return norm("".join(ch for ch in s if not unicodedata.combining(ch)).replace("’", "'"))
 
 
+def _flag(ctx: Ctx, key: str) -> bool:
+    """A yes/no of the family's data (``edits_inline``, ``confirms_delete`` …)."""
+    return bool(ctx.words(APP, key))
+
+
+def _role(ctx: Ctx, role: str, within: UIElement | None = None) -> UIElement | None:
+    return ctx.role(APP, role, within=within)
+
+
+def _has(ctx: Ctx, role: str) -> bool:
+    return ctx.role(APP, role) is not None
+
+
 def _list(ctx: Ctx) -> UIElement | None:
-    return ctx.find(rid="list", pred=lambda e: e.scrollable)
+    return _role(ctx, "scroll_list")
 
 
 def _fabs(ctx: Ctx) -> list[UIElement]:
-    return ctx.find_all(rid="fab")
+    return ctx.roles(APP, "fab")
 
 
 def _signature(ctx: Ctx) -> list[tuple[str, str, object]]:
@@ -100,6 +115,11 @@ def _scroll_until(ctx: Ctx, probe: Callable[[], UIElement | None], what: str, *,
     return hit
 
 
+def _overlaps(a: UIElement, b: UIElement) -> bool:
+    return a.bounds.left < b.bounds.right and b.bounds.left < a.bounds.right and \
+        a.bounds.top < b.bounds.bottom and b.bounds.top < a.bounds.bottom
+
+
 def _ensure_clear(ctx: Ctx, refind: Callable[[], UIElement | None], what: str) -> Skill:
     """Scroll until the element is wholly inside the list and not under a floating button."""
     el = refind()
@@ -110,8 +130,7 @@ def _ensure_clear(ctx: Ctx, refind: Callable[[], UIElement | None], what: str) -
         if lst is None:
             return el
         lb, b = lst.bounds, el.bounds
-        under_fab = any(f.bounds.left < b.right and b.left < f.bounds.right and f.bounds.top < b.bottom
-                        and b.top < f.bounds.bottom for f in _fabs(ctx))
+        under_fab = any(_overlaps(el, f) for f in _fabs(ctx))
         if b.bottom >= lb.bottom - 1 or under_fab:
             direction = "down"
         elif b.top <= lb.top + 1:
@@ -126,47 +145,61 @@ def _ensure_clear(ctx: Ctx, refind: Callable[[], UIElement | None], what: str) -
     return el
 
 
-# --- navigation ------------------------------------------------------------------------------
+def _tap_clear(ctx: Ctx, find: Callable[[], UIElement | None], what: str) -> Skill:
+    """Tap the element ``find()`` returns, first scrolling its list so that it lies wholly inside
+    the list and clear of floating buttons (``solved._util.tap_clear`` by role: the family's
+    ``scroll_list`` and ``fab``).
 
-def _on_tabs(ctx: Ctx) -> bool:
-    return ctx.has(desc="Alarm", pred=lambda e: e.clickable) and ctx.has(desc="Stopwatch", pred=lambda e: e.clickable)
+    Why: a tap lands on whatever is on top; a FAB floats over the list and the list's clipped
+    edge sits under other bars. If the list cannot move further, the element is tapped when at
+    least its centre is free.
+    """
+    from ..solved._util import wait_toast
 
+    def state(el: UIElement) -> tuple[bool, bool, bool]:
+        """(fully clear, centre free, needs scrolling down)."""
+        lst = _list(ctx)
+        fabs = _fabs(ctx)
+        under = any(_overlaps(el, f) for f in fabs)
+        centre_covered = any(f.bounds.contains(*el.bounds.center) for f in fabs)
+        cy = el.bounds.center[1]
+        if lst is None:
+            return not under, not centre_covered, True
+        inside_list = el.bounds.top >= lst.bounds.top and el.bounds.bottom <= lst.bounds.bottom - 2
+        centre_in = lst.bounds.top < cy < lst.bounds.bottom - 4
+        down = under or el.bounds.bottom > lst.bounds.bottom - 2
+        return inside_list and not under, centre_in and not centre_covered, down
 
-def open_clock(ctx: Ctx) -> Skill:
-    """Open the Clock app and get back to its tabbed main screen (closing dialogs, editors)."""
-    yield from open_app(ctx, "clock")
-    for _ in range(8):
-        allow = ctx.find(rid="permission_allow_button")
-        if allow is not None:  # a first-launch runtime permission prompt
-            yield from _tap_el(ctx, allow)
-            continue
-        dialog = ctx.has(rid="parentPanel")
-        if _on_tabs(ctx) and not dialog and not ctx.obs.keyboard_visible:
-            return ctx.obs
-        if ctx.obs.foreground.app not in (None, "clock") or not (dialog or ctx.obs.keyboard_visible or ctx.has(desc="Navigate up")):
-            yield from open_app(ctx, "clock")
-            if _on_tabs(ctx):
-                return ctx.obs
-        yield from back(ctx)
-    raise OracleError("could not reach the Clock app's main screen")
-
-
-def goto_tab(ctx: Ctx, tab: str) -> Skill:
-    """Open the Clock app on ``tab`` (alarm, clock, timer, stopwatch)."""
-    if tab not in TAB_LABELS:
-        raise OracleError(f"unknown Clock tab {tab!r}; known: {', '.join(TAB_LABELS)}")
-    label = TAB_LABELS[tab]
-    yield from open_clock(ctx)
-    el = ctx.find(desc=label, pred=lambda e: e.clickable)
+    yield from wait_toast(ctx)
+    for _ in range(4):
+        el = find()
+        if el is None:
+            raise OracleError(f"not on screen: {what}")
+        clear, _free, down = state(el)
+        if clear:
+            return (yield from act(ctx, Tap(target=el.index)))
+        before = [(e.text, e.bounds) for e in ctx.obs.elements]
+        yield from _scroll(ctx, "down" if down else "up")
+        if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+            break
+    el = find()
     if el is None:
-        raise OracleError(f"no {label} tab")
-    if not el.selected:
-        yield from act(ctx, Tap(target=el.index))
-    return ctx.obs
+        raise OracleError(f"not on screen: {what}")
+    if state(el)[1]:
+        return (yield from act(ctx, Tap(target=el.index)))
+    raise OracleError(f"{what} stays covered or outside its list")
 
 
 def _tap_el(ctx: Ctx, el: UIElement) -> Skill:
     return (yield from act(ctx, Tap(target=el.index)))
+
+
+def _type_role(ctx: Ctx, role: str, text: str) -> Skill:
+    """Type ``text`` into the field playing ``role`` (scrolled to and focused first), replacing its text."""
+    el = yield from scroll_to_role(ctx, APP, role)
+    if not el.focused:
+        yield from act(ctx, Tap(target=el.index))
+    return (yield from act(ctx, TypeText(text=text, clear=True, submit=False)))
 
 
 def _hide_keyboard(ctx: Ctx) -> Skill:
@@ -175,41 +208,68 @@ def _hide_keyboard(ctx: Ctx) -> Skill:
     return ctx.obs
 
 
+# --- navigation ------------------------------------------------------------------------------
+
+def _on_tabs(ctx: Ctx) -> bool:
+    return _has(ctx, "tab_alarm") and _has(ctx, "tab_stopwatch")
+
+
+def _in_dialog(ctx: Ctx) -> bool:
+    return _has(ctx, "dialog") or _has(ctx, "time_picker")
+
+
+def open_clock(ctx: Ctx) -> Skill:
+    """Open the Clock app and get back to its tabbed main screen (closing dialogs, editors)."""
+    yield from open_app(ctx, APP)
+    for _ in range(8):
+        allow = _role(ctx, "permission_allow")
+        if allow is not None:  # a first-launch runtime permission prompt
+            yield from _tap_el(ctx, allow)
+            continue
+        dialog = _in_dialog(ctx)
+        if _on_tabs(ctx) and not dialog and not ctx.obs.keyboard_visible:
+            return ctx.obs
+        if ctx.obs.foreground.app not in (None, APP) or \
+                not (dialog or ctx.obs.keyboard_visible or _has(ctx, "navigate_up")):
+            yield from open_app(ctx, APP)
+            if _on_tabs(ctx):
+                return ctx.obs
+        yield from back(ctx)
+    raise OracleError("could not reach the Clock app's main screen")
+
+
+def goto_tab(ctx: Ctx, tab: str) -> Skill:
+    """Open the Clock app on ``tab`` (alarm, clock, timer, stopwatch — the keys of the family's tabs)."""
+    tabs = ctx.words(APP, "tabs")
+    if tab not in tabs:
+        raise OracleError(f"unknown Clock tab {tab!r}; known: {', '.join(tabs)}")
+    yield from open_clock(ctx)
+    el = ctx.need(APP, f"tab_{tab}")
+    if not el.selected:
+        yield from act(ctx, Tap(target=el.index))
+    return ctx.obs
+
+
 # --- alarms: finding a card --------------------------------------------------------------------
 
-def _card_matches(ctx: Ctx, card: UIElement, times: set[str], label: str | None) -> bool:
-    parts = _parts(ctx, card)
-    if not any(_rid(e, "digital_clock") and e.text in times for e in parts):
-        return False
-    if label is None:
-        return True
-    lab = next((e for e in parts if e.resource_id.endswith(":id/label")), None)
-    return norm(lab.text if lab else "") == norm(label)
-
-
 def _card_probe(ctx: Ctx, hour: int, minute: int, label: str | None) -> Callable[[], UIElement | None]:
-    times = time_texts(hour, minute)
-
-    def probe() -> UIElement | None:
-        return next((c for c in ctx.find_all(rid="alarm_item") if _card_matches(ctx, c, times, label)), None)
-
-    return probe
+    time_texts(hour, minute)  # validates
+    drv = _drv()
+    return lambda: drv.card_for(ctx.ui(APP), hour, minute, label)
 
 
 def _minutes(text: str) -> int | None:
     """'06:45' / '6:45 AM' / '12:05 PM' → minutes after midnight (None if not a time)."""
-    m = re.fullmatch(r"\s*(\d{1,2}):(\d{2})\s*([AP]M)?\s*", text or "")
-    if not m:
+    t = hhmm(text)
+    if t is None:
         return None
-    h, mi = int(m.group(1)), int(m.group(2))
-    if m.group(3):
-        h = h % 12 + (12 if m.group(3) == "PM" else 0)
+    h, mi = (int(x) for x in t.split(":"))
     return h * 60 + mi
 
 
 def _alarm_direction(ctx: Ctx, hour: int, minute: int) -> str:
     """Alarms are listed by time of day: scroll towards the target from the times on screen."""
-    shown = [v for v in (_minutes(e.text) for e in ctx.find_all(rid="digital_clock")) if v is not None]
+    shown = [v for v in (_minutes(e.text or e.content_desc) for e in ctx.roles(APP, "alarm_time")) if v is not None]
     return "up" if shown and hour * 60 + minute < min(shown) else "down"
 
 
@@ -221,71 +281,89 @@ def find_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> Sk
     return (yield from _ensure_clear(ctx, probe, what))
 
 
+def _set_period(ctx: Ctx, am: bool) -> Skill:
+    """Choose AM or PM: the picker's AM/PM buttons, or (framework keyboard mode) its AM/PM spinner."""
+    key = "am" if am else "pm"
+    if _has(ctx, key):
+        return (yield from tap_role(ctx, APP, key))
+    spinner = ctx.need(APP, "am_pm_spinner")
+    yield from _tap_el(ctx, spinner)
+    want = norm(ctx.words(APP, "am_pm")[key])
+    return (yield from tap_role(ctx, APP, "am_pm_option",
+                                pred=lambda e: norm(e.text) == want and not inside(e, spinner)))
+
+
 def _fill_time_picker(ctx: Ctx, hour: int, minute: int) -> Skill:
-    """Type a time into the keyboard-mode time picker and press OK."""
+    """Type a time into the time picker's keyboard mode (switching to it if needed) and press OK."""
     time_texts(hour, minute)  # validates
-    twelve = ctx.has(rid="am_label") or ctx.has(rid="pm_label")
+    if not _has(ctx, "input_hour") and _has(ctx, "input_mode_toggle"):
+        yield from tap_role(ctx, APP, "input_mode_toggle")
+    twelve = _has(ctx, "am") or _has(ctx, "pm") or _has(ctx, "am_pm_spinner")
     h_text = str(hour % 12 or 12) if twelve else f"{hour:02d}"
-    yield from type_into(ctx, None, h_text, clear=True, rid="input_hour")
-    yield from type_into(ctx, None, f"{minute:02d}", clear=True, rid="input_minute")
+    yield from _type_role(ctx, "input_hour", h_text)
+    yield from _type_role(ctx, "input_minute", f"{minute:02d}")
     yield from _hide_keyboard(ctx)
     if twelve:
-        yield from tap(ctx, scroll=False, rid="am_label" if hour < 12 else "pm_label")
-    yield from tap(ctx, "OK", scroll=False, cls="Button")
-    if ctx.has(rid="timePicker"):
-        err = ctx.find(rid="error")
+        yield from _set_period(ctx, hour < 12)
+    yield from tap_role(ctx, APP, "time_picker_ok")
+    if _has(ctx, "time_picker"):
+        err = _role(ctx, "time_picker_error")
         raise OracleError(f"time picker rejected {hour}:{minute:02d}: {err.text if err else 'still open'}")
     return ctx.obs
 
 
 def _open_editor(ctx: Ctx, hour: int, minute: int, label: str | None) -> Skill:
-    """sim: open the Edit alarm form; aosp: expand the alarm's card. Returns the card (aosp) or None."""
+    """Inline families: expand the alarm's card; the others: open its full-screen editor."""
     yield from goto_tab(ctx, "alarm")
     card = yield from find_alarm(ctx, hour, minute, label)
-    if ctx.flavor == "aosp":
-        arrow = _part(ctx, card, "arrow")
-        if arrow is not None and norm(arrow.content_desc) == norm("Expand alarm"):
+    if _flag(ctx, "edits_inline"):
+        arrow = _role(ctx, "expand_alarm", within=card)
+        if arrow is not None:
             yield from _tap_el(ctx, arrow)
         return None
-    t = next(e for e in _parts(ctx, card) if _rid(e, "digital_clock"))
-    yield from _tap_el(ctx, t)
-    if not ctx.has(rid="save"):
+    yield from _tap_el(ctx, ctx.need(APP, "alarm_time", within=card))
+    if not _has(ctx, "save"):
         raise OracleError("the alarm editor did not open")
     return None
 
 
 def _save_editor(ctx: Ctx) -> Skill:
     yield from _hide_keyboard(ctx)
-    yield from tap(ctx, scroll=False, rid="save")
-    if ctx.has(rid="save"):
+    yield from tap_role(ctx, APP, "save")
+    if _has(ctx, "save"):
         raise OracleError("the alarm editor did not close on Save")
     return ctx.obs
 
 
+def _day_toggle(ctx: Ctx, day: str) -> UIElement | None:
+    return next((e for e in ctx.roles(APP, "day_toggle") if e.checkable and ClockDriver.day_of(e) == day), None)
+
+
 def _set_days_here(ctx: Ctx, days: Iterable[str]) -> Skill:
-    """Set the day chips visible in the open editor / expanded card to exactly ``days``."""
+    """Set the day toggles visible in the open editor / expanded card to exactly ``days``."""
     want = {d.lower()[:3] for d in days}
     bad = want - set(DAYS)
     if bad:
         raise OracleError(f"unknown days {sorted(bad)}; use {DAYS}")
     for d in DAYS:
-        chip = yield from scroll_to(ctx, desc=DAY_NAMES[d], pred=lambda e: e.checkable)
+        chip = yield from scroll_to_role(ctx, APP, "day_toggle",
+                                         pred=lambda e, d=d: e.checkable and ClockDriver.day_of(e) == d)
         if chip.checked != (d in want):
             yield from _tap_el(ctx, chip)
-            chip = ctx.find(desc=DAY_NAMES[d], pred=lambda e: e.checkable)
+            chip = _day_toggle(ctx, d)
             if chip is None or chip.checked != (d in want):
                 raise OracleError(f"day {d} did not toggle")
     return ctx.obs
 
 
 def _set_label_here(ctx: Ctx, label: str) -> Skill:
-    if ctx.flavor == "aosp":
-        yield from tap(ctx, rid="edit_label")
-        yield from type_into(ctx, None, label, clear=True, rid="label_input")
+    if _flag(ctx, "edits_inline"):  # the card's label row opens a label dialog
+        yield from tap_role(ctx, APP, "edit_label", scroll=True)
+        yield from _type_role(ctx, "label_field", label)
         yield from _hide_keyboard(ctx)
-        yield from tap(ctx, "OK", scroll=False, cls="Button")
-    else:
-        yield from type_into(ctx, None, label, clear=True, rid="alarm_name")
+        yield from tap_role(ctx, APP, "label_ok")
+    else:  # the editor's name field
+        yield from _type_role(ctx, "alarm_name", label)
         yield from _hide_keyboard(ctx)
     return ctx.obs
 
@@ -296,11 +374,11 @@ def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: Iterab
     """Add an enabled alarm at hour:minute with an optional label and repeat days (``'mon'``…)."""
     days = list(days)
     yield from goto_tab(ctx, "alarm")
-    yield from tap(ctx, scroll=False, desc="Add alarm")
-    if not ctx.has(rid="timePicker"):
+    yield from tap_role(ctx, APP, "add_alarm")
+    if not _has(ctx, "time_picker"):
         raise OracleError("Add alarm did not open the time picker")
     yield from _fill_time_picker(ctx, hour, minute)
-    if ctx.flavor != "aosp":  # the Add alarm form: name, repeat days, Save
+    if not _flag(ctx, "edits_inline"):  # the Add alarm form: name, repeat days, Save
         if label:
             yield from _set_label_here(ctx, label)
         if days:
@@ -308,7 +386,7 @@ def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: Iterab
         yield from _save_editor(ctx)
     else:  # the new alarm is created and its card expanded
         if label or days:
-            yield from _scroll_until(ctx, lambda: ctx.find(desc="Collapse alarm"), "the new alarm's card")
+            yield from _scroll_until(ctx, lambda: _role(ctx, "collapse_alarm"), "the new alarm's card")
             if days:
                 yield from _set_days_here(ctx, days)
             if label:
@@ -322,13 +400,13 @@ def set_alarm_enabled(ctx: Ctx, hour: int, minute: int, enabled: bool, label: st
     yield from goto_tab(ctx, "alarm")
     probe = _card_probe(ctx, hour, minute, label)
     card = yield from find_alarm(ctx, hour, minute, label)
-    sw = _part(ctx, card, "onoff")
+    sw = _role(ctx, "alarm_switch", within=card)
     if sw is None:
         raise OracleError("no switch on the alarm card")
     if sw.checked != enabled:
         yield from _tap_el(ctx, sw)
         card = probe()
-        sw = _part(ctx, card, "onoff") if card else None
+        sw = _role(ctx, "alarm_switch", within=card) if card else None
         if sw is None or sw.checked != enabled:
             raise OracleError("the alarm switch did not change")
     return ctx.obs
@@ -338,7 +416,7 @@ def set_alarm_label(ctx: Ctx, hour: int, minute: int, label: str, current_label:
     """Give the alarm at hour:minute a new label (``''`` clears it)."""
     yield from _open_editor(ctx, hour, minute, current_label)
     yield from _set_label_here(ctx, label)
-    if ctx.flavor != "aosp":
+    if not _flag(ctx, "edits_inline"):
         yield from _save_editor(ctx)
     return ctx.obs
 
@@ -347,7 +425,7 @@ def set_alarm_days(ctx: Ctx, hour: int, minute: int, days: Iterable[str], label:
     """Make the alarm repeat on exactly ``days`` (``[]`` = one-off)."""
     yield from _open_editor(ctx, hour, minute, label)
     yield from _set_days_here(ctx, list(days))
-    if ctx.flavor != "aosp":
+    if not _flag(ctx, "edits_inline"):
         yield from _save_editor(ctx)
     return ctx.obs
 
@@ -355,48 +433,42 @@ def set_alarm_days(ctx: Ctx, hour: int, minute: int, days: Iterable[str], label:
 def change_alarm_time(ctx: Ctx, hour: int, minute: int, new_hour: int, new_minute: int, label: str | None = None) -> Skill:
     """Move the alarm at hour:minute to new_hour:new_minute."""
     time_texts(new_hour, new_minute)
-    if ctx.flavor == "aosp":
+    inline = _flag(ctx, "edits_inline")
+    if inline:  # the card's time opens the picker
         yield from goto_tab(ctx, "alarm")
         card = yield from find_alarm(ctx, hour, minute, label)
-        t = _part(ctx, card, "digital_clock")
-        yield from _tap_el(ctx, t)
+        yield from _tap_el(ctx, ctx.need(APP, "alarm_time", within=card))
     else:
         yield from _open_editor(ctx, hour, minute, label)
-        yield from tap(ctx, rid="edit_time")
-    if not ctx.has(rid="timePicker"):
+        yield from tap_role(ctx, APP, "edit_time", scroll=True)
+    if not _has(ctx, "time_picker"):
         raise OracleError("the time picker did not open")
     yield from _fill_time_picker(ctx, new_hour, new_minute)
-    if ctx.flavor != "aosp":
+    if not inline:
         yield from _save_editor(ctx)
     return ctx.obs
 
 
 def delete_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> Skill:
-    """Delete the alarm at hour:minute (sim asks for confirmation; aosp deletes at once)."""
+    """Delete the alarm at hour:minute (confirming where the family asks, e.g. the sim flavor)."""
     yield from _open_editor(ctx, hour, minute, label)
-    yield from tap(ctx, "Delete", rid="delete")
-    if ctx.flavor != "aosp":
-        if not ctx.has("Delete alarm?"):
+    yield from tap_role(ctx, APP, "delete", scroll=True)
+    if _flag(ctx, "confirms_delete"):
+        if not _has(ctx, "delete_confirm"):
             raise OracleError("no delete confirmation")
-        yield from tap(ctx, "Delete", scroll=False, cls="Button", pred=lambda e: "button" in e.resource_id)
+        yield from tap_role(ctx, APP, "delete_confirm")
     return ctx.obs
 
 
 def set_alarm_vibrate(ctx: Ctx, hour: int, minute: int, vibrate: bool, label: str | None = None) -> Skill:
     """Turn vibration on or off for the alarm at hour:minute."""
     yield from _open_editor(ctx, hour, minute, label)
-    el = yield from scroll_to(ctx, pred=lambda e: e.checkable and (_rid(e, "vibrate_onoff") or _rid(e, "switch_widget")
-                                                                 and _near_text(ctx, e, "Vibrate")))
+    el = yield from scroll_to_role(ctx, APP, "vibrate", pred=lambda e: e.checkable)
     if el.checked != vibrate:
         yield from _tap_el(ctx, el)
-    if ctx.flavor != "aosp":
+    if not _flag(ctx, "edits_inline"):
         yield from _save_editor(ctx)
     return ctx.obs
-
-
-def _near_text(ctx: Ctx, e: UIElement, text: str) -> bool:
-    cy = e.bounds.center[1]
-    return any(norm(x.text) == norm(text) and x.bounds.top - 20 <= cy <= x.bounds.bottom + 20 for x in ctx.obs.elements)
 
 
 # --- alarms: queries ---------------------------------------------------------------------------
@@ -404,33 +476,35 @@ def _near_text(ctx: Ctx, e: UIElement, text: str) -> bool:
 def read_next_alarm(ctx: Ctx) -> Skill:
     """The time of the next alarm that will ring, as the Clock tab shows it ('06:45'); '' if none."""
     yield from goto_tab(ctx, "clock")
-    el = ctx.find(rid="nextAlarm")
+    el = _role(ctx, "next_alarm")
     if el is None:
         return ""
     m = _TIME_RE.search(el.text) or _TIME_RE.search(el.content_desc)
     return m.group(0) if m else el.text
 
 
-def _visible_cards(ctx: Ctx) -> list[tuple[str, str, str, bool]]:
-    """(time, label, days, on) of every alarm card wholly on screen, top to bottom."""
+def _visible_cards(ctx: Ctx) -> list[tuple[str, str, list[str], bool]]:
+    """(time as shown, label, repeat days, on) of every alarm card wholly on screen, top to bottom.
+
+    The label is ``''`` for an alarm without one; the days are weekday codes (``[]`` for a
+    one-off alarm), read by the Clock driver from the collapsed summary or the expanded toggles."""
+    drv, m = _drv(), ctx.ui(APP)
     lst = _list(ctx)
     out = []
-    for card in sorted(ctx.find_all(rid="alarm_item"), key=lambda c: c.bounds.top):
+    for card in sorted(m.find("alarm_card"), key=lambda c: c.bounds.top):
         if lst is not None and (card.bounds.top <= lst.bounds.top or card.bounds.bottom >= lst.bounds.bottom):
             continue
-        parts = _parts(ctx, card)
-        t = next((e.text for e in parts if _rid(e, "digital_clock")), None)
-        sw = next((e for e in parts if _rid(e, "onoff")), None)
+        t = m.first("alarm_time", within=card)
+        sw = m.first("alarm_switch", within=card)
         if t is None or sw is None:
             continue
-        lab = next((e.text for e in parts if e.resource_id.endswith(":id/label")), "")
-        days = next((e.text for e in parts if _rid(e, "days_of_week")), "")
-        out.append((t, lab, days, sw.checked))
+        out.append((t.text or t.content_desc, drv.card_label(m, card) or "", drv.card_days(m, card) or [],
+                    bool(sw.checked)))
     return out
 
 
 def list_alarms(ctx: Ctx) -> Skill:
-    """Every alarm on the Alarm tab as (time, label, repeat summary, on), scrolling the whole list."""
+    """Every alarm on the Alarm tab as (time, label, repeat days, on), scrolling the whole list."""
     yield from goto_tab(ctx, "alarm")
     for _ in range(ctx.max_scrolls):  # to the top
         before = _signature(ctx)
@@ -464,11 +538,11 @@ def count_enabled_alarms(ctx: Ctx) -> Skill:
 
 def _city_probe(ctx: Ctx, city: str) -> Callable[[], UIElement | None]:
     want = _fold(city)
-    return lambda: ctx.find(rid="city_name", pred=lambda e: _fold(e.text) == want)
+    return lambda: next((e for e in ctx.roles(APP, "city_name") if _fold(e.text) == want), None)
 
 
 def _city_row(ctx: Ctx, name_el: UIElement) -> UIElement | None:
-    return next((r for r in ctx.find_all(rid="world_clock_item") if _inside(name_el, r)), None)
+    return next((r for r in ctx.roles(APP, "city_row") if inside(name_el, r)), None)
 
 
 def read_world_clock_time(ctx: Ctx, city: str) -> Skill:
@@ -476,17 +550,17 @@ def read_world_clock_time(ctx: Ctx, city: str) -> Skill:
     yield from goto_tab(ctx, "clock")
     name = yield from _scroll_until(ctx, _city_probe(ctx, city), f"world clock {city!r}")
     row = _city_row(ctx, name)
-    t = _part(ctx, row, "digital_clock") if row is not None else None
+    t = _role(ctx, "city_time", within=row) if row is not None else None
     if t is None:
         raise OracleError(f"no time shown for {city!r}")
     return t.text
 
 
 def _open_city_picker(ctx: Ctx, city: str) -> Skill:
-    yield from tap(ctx, scroll=False, desc=ctx.t("Add city", "Cities"))
-    if not ctx.has(rid="search_src_text"):
-        yield from tap(ctx, scroll=False, desc="Search")
-    yield from type_into(ctx, None, city, clear=True, rid="search_src_text")
+    yield from tap_role(ctx, APP, "add_city")
+    if not _has(ctx, "city_search_field"):
+        yield from tap_role(ctx, APP, "city_search")
+    yield from _type_role(ctx, "city_search_field", city)
     return ctx.obs
 
 
@@ -500,6 +574,22 @@ def _leave_picker(ctx: Ctx) -> Skill:
     return ctx.obs
 
 
+def _is_city_box(ctx: Ctx, box: UIElement, want: str) -> bool:
+    """The picker's check box for the city: named by its own text or description, or on the row of
+    the city's name (AOSP's box and name are separate views of one row)."""
+    if _fold(box.text) == want or _fold(box.content_desc) == want:
+        return True
+    if box.text or box.content_desc:
+        return False
+    top, bottom = box.bounds.top, box.bounds.bottom
+    return any(_fold(n.text) == want and top <= n.bounds.center[1] <= bottom for n in ctx.roles(APP, "city_name"))
+
+
+def _city_box(ctx: Ctx, city: str) -> Skill:
+    want = _fold(city)
+    return (yield from scroll_to_role(ctx, APP, "city_checkbox", pred=lambda e: _is_city_box(ctx, e, want)))
+
+
 def add_world_clock(ctx: Ctx, city: str) -> Skill:
     """Add ``city`` to the world clock (no-op if it is already there)."""
     yield from goto_tab(ctx, "clock")
@@ -508,13 +598,13 @@ def add_world_clock(ctx: Ctx, city: str) -> Skill:
     yield from _open_city_picker(ctx, city)
     want = _fold(city)
     yield from _hide_keyboard(ctx)
-    if ctx.flavor == "aosp":
-        box = yield from scroll_to(ctx, pred=lambda e: _rid(e, "city_onoff") and _fold(e.text) == want)
+    if _flag(ctx, "city_picker_toggles"):
+        box = yield from _city_box(ctx, city)
         if not box.checked:
             yield from _tap_el(ctx, box)
         yield from _leave_picker(ctx)
     else:
-        yield from tap(ctx, rid="city_name", pred=lambda e: _fold(e.text) == want)
+        yield from tap_role(ctx, APP, "city_name", scroll=True, pred=lambda e: _fold(e.text) == want)
     if not _on_tabs(ctx):
         yield from _leave_picker(ctx)
     yield from _scroll_until(ctx, _city_probe(ctx, city), f"added city {city!r}")
@@ -522,26 +612,29 @@ def add_world_clock(ctx: Ctx, city: str) -> Skill:
 
 
 def remove_world_clock(ctx: Ctx, city: str) -> Skill:
-    """Remove ``city`` from the world clock (sim: long press → Remove; aosp: uncheck it in Cities)."""
+    """Remove ``city`` from the world clock (uncheck it in the city picker, or long press → Remove)."""
     yield from goto_tab(ctx, "clock")
-    if ctx.flavor == "aosp":
+    if _flag(ctx, "city_picker_toggles"):
         yield from _open_city_picker(ctx, city)
         yield from _hide_keyboard(ctx)
-        want = _fold(city)
-        box = yield from scroll_to(ctx, pred=lambda e: _rid(e, "city_onoff") and _fold(e.text) == want)
+        box = yield from _city_box(ctx, city)
         if box.checked:
             yield from _tap_el(ctx, box)
         yield from _leave_picker(ctx)
     else:
         name = yield from _scroll_until(ctx, _city_probe(ctx, city), f"world clock {city!r}")
         yield from act(ctx, LongPress(target=name.index))
-        yield from tap(ctx, "Remove", scroll=False, cls="Button")
-    if ctx.find(rid="city_name", pred=lambda e: _fold(e.text) == _fold(city)) is not None:
+        yield from tap_role(ctx, APP, "remove_city_confirm")
+    if _city_probe(ctx, city)() is not None:
         raise OracleError(f"{city!r} is still listed")
     return ctx.obs
 
 
 # --- timers ------------------------------------------------------------------------------------
+
+def _timer_display(ctx: Ctx, h: int, m: int, s: int) -> str:
+    return str(ctx.words(APP, "timer_display")).format(h=h, m=m, s=s)
+
 
 def start_timer(ctx: Ctx, hours: int, minutes: int, seconds: int) -> Skill:
     """Set a timer on the keypad (hh mm ss, each 0–99) and start it."""
@@ -551,32 +644,32 @@ def start_timer(ctx: Ctx, hours: int, minutes: int, seconds: int) -> Skill:
     if hours == minutes == seconds == 0:
         raise OracleError("a timer needs a non-zero duration")
     yield from goto_tab(ctx, "timer")
-    if not ctx.has(rid="timer_setup_time"):
-        yield from tap(ctx, scroll=False, desc="Add timer")
-    zero = "00h 00m 00s"
+    if not _has(ctx, "timer_setup_time"):
+        yield from tap_role(ctx, APP, "add_timer")
+    zero = _timer_display(ctx, 0, 0, 0)
     for _ in range(7):
-        disp = ctx.find(rid="timer_setup_time")
+        disp = _role(ctx, "timer_setup_time")
         if disp is None or disp.text == zero:
             break
-        yield from tap(ctx, scroll=False, rid="timer_setup_delete")
+        yield from tap_role(ctx, APP, "timer_setup_delete")
     for ch in f"{hours:02d}{minutes:02d}{seconds:02d}".lstrip("0"):
-        yield from tap(ctx, scroll=False, rid=f"timer_setup_digit_{ch}")
-    want = f"{hours:02d}h {minutes:02d}m {seconds:02d}s"
-    disp = ctx.find(rid="timer_setup_time")
+        yield from tap_role(ctx, APP, "timer_digit", pred=lambda e, ch=ch: e.text.strip() == ch)
+    want = _timer_display(ctx, hours, minutes, seconds)
+    disp = _role(ctx, "timer_setup_time")
     if disp is None or disp.text != want:
         raise OracleError(f"timer keypad shows {disp.text if disp else None!r}, wanted {want!r}")
-    yield from tap(ctx, scroll=False, desc="Start")
-    if not ctx.has(rid="timer_item"):
+    yield from tap_role(ctx, APP, "timer_start")
+    if not _has(ctx, "timer_card"):
         raise OracleError("no running timer after Start")
     return ctx.obs
 
 
 def _timer_card(ctx: Ctx, label: str | None) -> Skill:
     def probe() -> UIElement | None:
-        for card in ctx.find_all(rid="timer_item"):
+        for card in ctx.roles(APP, "timer_card"):
             if label is None:
                 return card
-            lab = _part(ctx, card, "timer_label")
+            lab = _role(ctx, "timer_label", within=card)
             if lab is not None and norm(lab.text) == norm(label):
                 return card
         return None
@@ -586,14 +679,14 @@ def _timer_card(ctx: Ctx, label: str | None) -> Skill:
     return (yield from _ensure_clear(ctx, probe, f"timer {label!r}"))
 
 
-def _timer_button(ctx: Ctx, label: str | None, rid: str, verify: str | None) -> Skill:
+def _timer_button(ctx: Ctx, label: str | None, role: str, verify: str | None) -> Skill:
     card = yield from _timer_card(ctx, label)
-    btn = _part(ctx, card, rid)
+    btn = _role(ctx, role, within=card)
     if btn is None:
         return False
     yield from _tap_el(ctx, btn)
-    if verify is not None and not ctx.has(rid=verify):
-        raise OracleError(f"timer did not change ({rid})")
+    if verify is not None and not _has(ctx, verify):
+        raise OracleError(f"timer did not change ({role})")
     return True
 
 
@@ -610,7 +703,7 @@ def resume_timer(ctx: Ctx, label: str | None = None) -> Skill:
 def delete_timer(ctx: Ctx, label: str | None = None) -> Skill:
     """Delete the (first, or labelled) timer."""
     card = yield from _timer_card(ctx, label)
-    btn = _part(ctx, card, "delete")
+    btn = _role(ctx, "timer_delete", within=card)
     if btn is None:
         raise OracleError("no Delete on the timer")
     yield from _tap_el(ctx, btn)
@@ -620,19 +713,17 @@ def delete_timer(ctx: Ctx, label: str | None = None) -> Skill:
 def set_timer_label(ctx: Ctx, label: str, current_label: str | None = None) -> Skill:
     """Label the (first, or currently labelled) timer."""
     card = yield from _timer_card(ctx, current_label)
-    yield from _tap_el(ctx, _part(ctx, card, "timer_label"))
-    yield from type_into(ctx, None, label, clear=True, rid="label_input")
+    yield from _tap_el(ctx, ctx.need(APP, "timer_label", within=card))
+    yield from _type_role(ctx, "label_field", label)
     yield from _hide_keyboard(ctx)
-    yield from tap(ctx, "OK", scroll=False, cls="Button")
+    yield from tap_role(ctx, APP, "label_ok")
     return ctx.obs
 
 
 # --- stopwatch ---------------------------------------------------------------------------------
 
 def _sw_running(ctx: Ctx) -> bool:
-    if ctx.flavor == "aosp":
-        return ctx.has(desc="Pause", rid="fab")
-    return ctx.has("Stop", cls="Button")
+    return _has(ctx, "stopwatch_pause")
 
 
 def start_stopwatch(ctx: Ctx) -> Skill:
@@ -640,10 +731,7 @@ def start_stopwatch(ctx: Ctx) -> Skill:
     yield from goto_tab(ctx, "stopwatch")
     if _sw_running(ctx):
         return ctx.obs
-    if ctx.flavor == "aosp":
-        yield from tap(ctx, scroll=False, desc="Start", rid="fab")
-    else:
-        yield from tap(ctx, scroll=False, cls="Button", pred=lambda e: norm(e.text) in ("start", "resume"))
+    yield from tap_role(ctx, APP, "stopwatch_start")
     if not _sw_running(ctx):
         raise OracleError("the stopwatch did not start")
     return ctx.obs
@@ -654,10 +742,7 @@ def stop_stopwatch(ctx: Ctx) -> Skill:
     yield from goto_tab(ctx, "stopwatch")
     if not _sw_running(ctx):
         return ctx.obs
-    if ctx.flavor == "aosp":
-        yield from tap(ctx, scroll=False, desc="Pause", rid="fab")
-    else:
-        yield from tap(ctx, "Stop", scroll=False, cls="Button")
+    yield from tap_role(ctx, APP, "stopwatch_pause")
     if _sw_running(ctx):
         raise OracleError("the stopwatch did not stop")
     return ctx.obs
@@ -668,22 +753,22 @@ def lap_stopwatch(ctx: Ctx) -> Skill:
     yield from goto_tab(ctx, "stopwatch")
     if not _sw_running(ctx):
         raise OracleError("the stopwatch is not running")
-    yield from tap(ctx, "Lap", scroll=False, cls="Button")
+    yield from tap_role(ctx, APP, "stopwatch_lap")
     return ctx.obs
 
 
 def reset_stopwatch(ctx: Ctx) -> Skill:
     """Stop the stopwatch and reset it to zero, clearing laps."""
     yield from stop_stopwatch(ctx)
-    if ctx.has("Reset", cls="Button"):
-        yield from tap(ctx, "Reset", scroll=False, cls="Button")
+    if _has(ctx, "stopwatch_reset"):
+        yield from tap_role(ctx, APP, "stopwatch_reset")
     return ctx.obs
 
 
 def read_stopwatch(ctx: Ctx) -> Skill:
     """The stopwatch reading as shown ('00:04.00')."""
     yield from goto_tab(ctx, "stopwatch")
-    el = ctx.find(rid="stopwatch_time_text")
+    el = _role(ctx, "stopwatch_time")
     if el is None:
         raise OracleError("no stopwatch reading")
     return el.text

@@ -12,30 +12,28 @@ from typing import Any
 
 from actionmap.actions import Tap
 from actionmap.observation import UIElement
+from device.apps.clock import day_code, days_of
+from device.apps.match import inside
 
-from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to, tap, type_into
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to_role, tap_role
 from ..skills import clock as C
 from ..solutions import solution
-from ._util import Ambiguous, hold, retrying, tap_clear
+from ._util import Ambiguous, hold, retrying
 
-_DAY_CODES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+APP = C.APP
 
 
 def parse_days(summary: str) -> list[str]:
-    """Repeat days from an alarm card's summary: 'Weekdays', 'Weekends', 'Every day', 'Mon, Wed, Fri'."""
-    s = norm(summary)
-    if s == "every day":
-        return list(_DAY_CODES)
-    if s == "weekdays":
-        return list(_DAY_CODES[:5])
-    if s == "weekends":
-        return ["sat", "sun"]
-    out = []
-    for part in re.split(r"[,\s]+", s):
-        code = part[:3]
-        if code in _DAY_CODES and code not in out:
-            out.append(code)
-    return out
+    """Repeat days from an alarm card's summary ('Weekdays', 'Every day', 'Mon, Wed, Fri'), in the
+    order shown; [] when it names none ('Tomorrow', 'Not scheduled'). The wording is the Clock
+    driver's (:func:`device.apps.clock.days_of`)."""
+    whole = days_of(summary)
+    if not whole:
+        return []
+    shown = [day_code(p) for p in re.split(r"[,\s]+", norm(summary)) if p]
+    if all(shown):
+        return list(dict.fromkeys(d for d in shown if d))
+    return whole
 
 
 def alarm_hm(text: str) -> tuple[int, int]:
@@ -47,7 +45,7 @@ def alarm_hm(text: str) -> tuple[int, int]:
 
 
 def alarm_by_label(ctx: Ctx, label: str) -> Skill:
-    """(time text, label, days summary, on) of the alarm labelled ``label``, read from the list."""
+    """(time text, label, repeat days, on) of the alarm labelled ``label``, read from the list."""
     cards = yield from C.list_alarms(ctx)
     hits = [c for c in cards if norm(c[1]) == norm(label)]
     if not hits:
@@ -57,47 +55,35 @@ def alarm_by_label(ctx: Ctx, label: str) -> Skill:
     return hits[0]
 
 
-def _inside(e: UIElement, box: UIElement) -> bool:
-    cx, cy = e.bounds.center
-    b = box.bounds
-    return b.left <= cx <= b.right and b.top <= cy <= b.bottom
-
-
-def _card_part(ctx: Ctx, card: UIElement, rid: str) -> UIElement | None:
-    return next((e for e in ctx.obs.elements if e.index != card.index and _inside(e, card)
-                 and (e.resource_id == rid or e.resource_id.endswith("/" + rid))), None)
-
-
-# --- aosp: the expanded alarm card ---------------------------------------------------------------
-# ``skills.clock`` taps the label row and day chips of an expanded card wherever they are; on
-# the aosp flavor the "Add alarm" FAB floats over the bottom of the list, and a card expanded
-# near the bottom puts its "Add label" row under it — the tap then opens a new alarm's time
-# picker instead. These versions scroll each control clear of the FAB first (``tap_clear``).
+# --- inline families (aosp, Pixel): the expanded alarm card ---------------------------------------
+# ``skills.clock`` taps the label row and day toggles of an expanded card wherever they are; where
+# the "Add alarm" FAB floats over the bottom of the list, a card expanded near the bottom puts its
+# "Add label" row under it — the tap then opens a new alarm's time picker instead. These versions
+# scroll each control clear of the FAB first (``C._tap_clear``).
 
 def expand_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> Skill:
-    """aosp: expand the card of the alarm at hour:minute (and label)."""
+    """Expand the card of the alarm at hour:minute (and label)."""
     yield from C.goto_tab(ctx, "alarm")
     card = yield from C.find_alarm(ctx, hour, minute, label)
-    arrow = _card_part(ctx, card, "arrow")
-    if arrow is not None and norm(arrow.content_desc) == norm("Expand alarm"):
+    arrow = ctx.role(APP, "expand_alarm", within=card)
+    if arrow is not None:
         yield from act(ctx, Tap(target=arrow.index))
-    if not ctx.has(desc="Collapse alarm"):
-        yield from C._scroll_until(ctx, lambda: ctx.find(desc="Collapse alarm"), "the expanded alarm card")
+    if ctx.role(APP, "collapse_alarm") is None:
+        yield from C._scroll_until(ctx, lambda: ctx.role(APP, "collapse_alarm"), "the expanded alarm card")
     return ctx.obs
 
 
 def set_days_expanded(ctx: Ctx, days: list[str]) -> Skill:
-    """aosp: make the expanded card's day chips read exactly ``days``."""
+    """Make the expanded card's day toggles read exactly ``days``."""
     want = {d.lower()[:3] for d in days}
     for d in C.DAYS:
-        name = C.DAY_NAMES[d]
+        def chip(d: str = d) -> UIElement | None:
+            return C._day_toggle(ctx, d)
 
-        def chip(name: str = name) -> UIElement | None:
-            return ctx.find(desc=name, pred=lambda e: e.checkable)
-
-        el = yield from scroll_to(ctx, desc=name, pred=lambda e: e.checkable)
+        el = yield from scroll_to_role(ctx, APP, "day_toggle",
+                                       pred=lambda e, d=d: e.checkable and C.ClockDriver.day_of(e) == d)
         if bool(el.checked) != (d in want):
-            yield from tap_clear(ctx, chip, f"the {name} chip")
+            yield from C._tap_clear(ctx, chip, f"the {d} toggle")
             el = chip()
             if el is None or bool(el.checked) != (d in want):
                 raise OracleError(f"day {d} did not toggle")
@@ -105,33 +91,34 @@ def set_days_expanded(ctx: Ctx, days: list[str]) -> Skill:
 
 
 def set_label_expanded(ctx: Ctx, label: str) -> Skill:
-    """aosp: label the expanded card's alarm through its "Add label" row and dialog."""
-    yield from scroll_to(ctx, rid="edit_label")
-    yield from tap_clear(ctx, lambda: ctx.find(rid="edit_label"), "the alarm's label row")
-    if not ctx.has(rid="label_input"):
+    """Label the expanded card's alarm through its label row and dialog."""
+    yield from scroll_to_role(ctx, APP, "edit_label")
+    yield from C._tap_clear(ctx, lambda: ctx.role(APP, "edit_label"), "the alarm's label row")
+    if ctx.role(APP, "label_field") is None:
         raise OracleError("the label dialog did not open")
-    yield from type_into(ctx, None, label, clear=True, rid="label_input")
+    yield from C._type_role(ctx, "label_field", label)
     if ctx.obs.keyboard_visible:
         yield from back(ctx)
-    yield from tap(ctx, "OK", scroll=False, cls="Button")
+    yield from tap_role(ctx, APP, "label_ok")
     return ctx.obs
 
 
 def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: list[str] | tuple[str, ...] = ()) -> Skill:
-    """``skills.clock.create_alarm``; on aosp the new alarm's card (expanded by the app) is edited
-    in place — re-finding it by time could pick an older alarm at the same time — and the
-    skill's final look-up, which can scroll a tall expanded card out of sight, is skipped."""
-    if ctx.flavor != "aosp":
+    """``skills.clock.create_alarm``; where cards are edited inline the new alarm's card (expanded
+    by the app) is edited in place — re-finding it by time could pick an older alarm at the same
+    time — and the skill's final look-up, which can scroll a tall expanded card out of sight, is
+    skipped."""
+    if not C._flag(ctx, "edits_inline"):
         return (yield from C.create_alarm(ctx, hour, minute, label=label, days=days))
     C.time_texts(hour, minute)  # validates
     yield from C.goto_tab(ctx, "alarm")
-    yield from tap(ctx, scroll=False, desc="Add alarm")
-    if not ctx.has(rid="timePicker"):
+    yield from tap_role(ctx, APP, "add_alarm")
+    if ctx.role(APP, "time_picker") is None:
         raise OracleError("Add alarm did not open the time picker")
     yield from C._fill_time_picker(ctx, hour, minute)
     if days or label:
-        if not ctx.has(desc="Collapse alarm"):
-            yield from C._scroll_until(ctx, lambda: ctx.find(desc="Collapse alarm"), "the new alarm's card")
+        if ctx.role(APP, "collapse_alarm") is None:
+            yield from C._scroll_until(ctx, lambda: ctx.role(APP, "collapse_alarm"), "the new alarm's card")
         if days:
             yield from set_days_expanded(ctx, list(days))
         if label:
@@ -140,14 +127,14 @@ def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: list[s
 
 
 def set_alarm_label(ctx: Ctx, hour: int, minute: int, label: str) -> Skill:
-    if ctx.flavor != "aosp":
+    if not C._flag(ctx, "edits_inline"):
         return (yield from C.set_alarm_label(ctx, hour, minute, label))
     yield from expand_alarm(ctx, hour, minute)
     return (yield from set_label_expanded(ctx, label))
 
 
 def set_alarm_days(ctx: Ctx, hour: int, minute: int, days: list[str]) -> Skill:
-    if ctx.flavor != "aosp":
+    if not C._flag(ctx, "edits_inline"):
         return (yield from C.set_alarm_days(ctx, hour, minute, days))
     yield from expand_alarm(ctx, hour, minute)
     return (yield from set_days_expanded(ctx, days))
@@ -201,7 +188,9 @@ def switch_all_at(ctx: Ctx, hour: int, minute: int, on: bool) -> Skill:
     """Switch every alarm at hour:minute on/off, top to bottom (identical alarms included).
 
     Returns how many alarms at that time were seen switched the right way or switched."""
-    times = C.time_texts(hour, minute)
+    C.time_texts(hour, minute)  # validates
+    want = f"{hour:02d}:{minute:02d}"
+    drv = C._drv()
     yield from C.goto_tab(ctx, "alarm")
     for _ in range(ctx.max_scrolls):  # to the top of the list
         before = _sig(ctx)
@@ -211,13 +200,13 @@ def switch_all_at(ctx: Ctx, hour: int, minute: int, on: bool) -> Skill:
     seen = 0
     for _ in range(ctx.max_scrolls):
         for _tap in range(6):
-            lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
-            fabs = ctx.find_all(rid="fab")
+            m = ctx.ui(APP)
+            lst = C._list(ctx)
+            fabs = C._fabs(ctx)
             todo = None
-            for card in ctx.find_all(rid="alarm_item"):
-                t = _card_part(ctx, card, "digital_clock")
-                sw = _card_part(ctx, card, "onoff")
-                if t is None or sw is None or t.text not in times or bool(sw.checked) == on:
+            for card in m.find("alarm_card"):
+                sw = m.first("alarm_switch", within=card)
+                if sw is None or drv.card_time(m, card) != want or bool(sw.checked) == on:
                     continue
                 cy = sw.bounds.center[1]
                 clear = (lst is None or lst.bounds.top < cy < lst.bounds.bottom - 4) and \
@@ -307,13 +296,13 @@ def solve_alarm_query_label(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.clock.query_alarm_days")
 def solve_query_alarm_days(ctx: Ctx, inst: Any) -> Skill:
     _time, _label, days, _on = yield from retrying(ctx, lambda: alarm_by_label(ctx, inst.params["label"]), tries=3)
-    yield from answer(ctx, days=parse_days(days))
+    yield from answer(ctx, days=list(days))
 
 
 @solution("test.query.alarm_time_and_days")
 def solve_query_alarm_time_days(ctx: Ctx, inst: Any) -> Skill:
     time_text, _label, days, _on = yield from retrying(ctx, lambda: alarm_by_label(ctx, inst.params["label"]), tries=3)
-    yield from answer(ctx, time=time_text, days=parse_days(days))
+    yield from answer(ctx, time=time_text, days=list(days))
 
 
 @solution("train.clock.query_alarm_count")
@@ -360,18 +349,20 @@ def solve_world_clock_two(ctx: Ctx, inst: Any) -> Skill:
 
 
 def remove_world_clock(ctx: Ctx, city: str) -> Skill:
-    """``skills.clock.remove_world_clock``; in the sim flavor the long press falls back to a
-    press-and-slide when the Remove dialog is dismissed by the release (see ``_util.hold``)."""
-    if ctx.flavor == "aosp":
+    """``skills.clock.remove_world_clock``; where a city is removed by long press, the long press
+    falls back to a press-and-slide when the confirmation is dismissed by the release (see
+    ``_util.hold``)."""
+    if C._flag(ctx, "city_picker_toggles"):
         return (yield from C.remove_world_clock(ctx, city))
     yield from C.goto_tab(ctx, "clock")
-    name = yield from C._scroll_until(ctx, C._city_probe(ctx, city), f"world clock {city!r}")
-    row = next((r for r in ctx.find_all(rid="world_clock_item") if _inside(name, r)), name)
-    ok = yield from hold(ctx, row, lambda: ctx.has("Remove", cls="Button"))
+    probe = C._city_probe(ctx, city)
+    name = yield from C._scroll_until(ctx, probe, f"world clock {city!r}")
+    row = next((r for r in ctx.roles(APP, "city_row") if inside(name, r)), name)
+    ok = yield from hold(ctx, row, lambda: ctx.role(APP, "remove_city_confirm") is not None)
     if not ok:
         raise OracleError(f"no Remove dialog for {city!r}")
-    yield from tap(ctx, "Remove", scroll=False, cls="Button")
-    if ctx.find(rid="city_name", pred=lambda e: C._fold(e.text) == C._fold(city)) is not None:
+    yield from tap_role(ctx, APP, "remove_city_confirm")
+    if probe() is not None:
         raise OracleError(f"{city!r} is still listed")
     return ctx.obs
 
