@@ -1,13 +1,15 @@
 """Oracle skills for the Phone (dialer) app: dial, call, and read the call log.
 
 Every skill starts with ``open_app`` and gets back to the app's main screen from wherever it
-was left (call details, search, the dial pad, an unfinished call — which it ends). Flavors:
-``sim`` has top tabs (Keypad, Recents, Contacts) with the dial pad on the first one and
-All/Missed chips in Recents; ``aosp`` (Pixel Phone) has bottom navigation, a "key pad" FAB
-that opens the dial pad, call-log rows that expand to Message/History, and All/Missed tabs
-under overflow → Call history. Digits are entered on the dial pad keys (found by resource
-id), a '+' by long-pressing 0 as on a phone; call-log rows are read by the call-type marker
-inside each row and opened for their details, never picked by position alone.
+was left (call details, search, the dial pad, an unfinished call — which it ends). Controls are
+found by role through the app UI layer (``device/apps/data/phone.yaml``): the dial pad's
+``digits``, its ``key_0`` … ``key_pound``, ``call``, ``end_call``, the call log's
+``call_log_row`` and so on, each as the phone's family marks it. Where families differ in the
+way there (the ``sim`` flavor's Keypad tab and Missed chip, AOSP's dial-pad button and its
+overflow → Call history → Missed), the family's data names the roles to tap (``dialpad_path``,
+``recents_path``, ``missed_path``). Digits are entered on the keys, a '+' by long-pressing 0 as
+on a phone; call-log rows are read by the call kind shown *inside* each row (the family's
+``call_kinds`` wording) and opened for their details, never picked by position alone.
 """
 
 from __future__ import annotations
@@ -17,18 +19,23 @@ from typing import Any
 from actionmap.actions import LongPress, Scroll, Tap
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to
+from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to_role
 
-KEY_IDS = {"1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six", "7": "seven", "8": "eight",
-           "9": "nine", "0": "zero", "*": "star", "#": "pound"}
-# call-type wording (both flavors, as shown in rows and in call details) → WorldState Call.kind
-KIND_WORDS = {"missed call": "missed", "missed": "missed", "incoming call": "incoming", "incoming": "incoming",
-              "outgoing call": "outgoing", "outgoing": "outgoing", "declined call": "rejected", "declined": "rejected",
-              "blocked call": "blocked", "blocked": "blocked", "voicemail": "voicemail"}
+APP = "phone"
+# the dial pad's key roles by the character each enters (device.apps.phone.KEY_ROLES)
+KEY_IDS = {"1": "key_1", "2": "key_2", "3": "key_3", "4": "key_4", "5": "key_5", "6": "key_6", "7": "key_7",
+           "8": "key_8", "9": "key_9", "0": "key_0", "*": "key_star", "#": "key_pound"}
 KINDS = ("incoming", "outgoing", "missed", "rejected", "blocked", "voicemail")
 
 
+def _driver() -> Any:
+    from device.apps import driver
+
+    return driver(APP)
+
+
 def _rid(e: UIElement, name: str) -> bool:
+    """``e``'s resource id is ``name`` (bare or full). Kept for callers outside; skills ask for roles."""
     return e.resource_id == name or e.resource_id.endswith("/" + name)
 
 
@@ -41,18 +48,27 @@ def dial_string(number: str) -> str:
     return "".join(ch for ch in number if ch in KEY_IDS or ch == "+")
 
 
-def kind_of(text: str) -> str | None:
-    """Map a call-type label ('Missed call', 'Incoming · 07:30') to a Call.kind."""
-    head = norm(text).split(" · ")[0].split(" • ")[0]
-    return KIND_WORDS.get(head)
+def kind_of(ctx: Ctx, text: str) -> str | None:
+    """Map a call-type label ('Missed call', 'Incoming · 07:30') to a Call.kind, by the family's wording."""
+    return _driver().kind_of(ctx.ui(APP), text)
+
+
+def _path(ctx: Ctx, key: str) -> list[str]:
+    """The roles to tap, in order, for ``key`` (the family's data)."""
+    roles = ctx.words(APP, key)
+    return [str(r) for r in roles]
+
+
+def _tap_path(ctx: Ctx, key: str) -> Skill:
+    for role in _path(ctx, key):
+        yield from _tap_el(ctx, (yield from scroll_to_role(ctx, APP, role)))
+    return ctx.obs
 
 
 # --- navigation -------------------------------------------------------------------------------
 
 def _at_main(ctx: Ctx) -> bool:
-    if ctx.flavor == "aosp":
-        return ctx.has(rid="navigation_bar", pred=lambda e: "dialer" in e.resource_id)
-    return ctx.has("Keypad", rid="tab_keypad")
+    return ctx.role(APP, "main_nav") is not None
 
 
 def open_phone(ctx: Ctx) -> Skill:
@@ -61,7 +77,7 @@ def open_phone(ctx: Ctx) -> Skill:
     for _ in range(8):
         if _at_main(ctx):
             return ctx.obs
-        end = ctx.find(desc="End call")
+        end = ctx.role(APP, "end_call")
         if end is not None:
             yield from _tap_el(ctx, end)
         else:
@@ -73,24 +89,25 @@ def open_phone(ctx: Ctx) -> Skill:
 
 def open_dialpad(ctx: Ctx) -> Skill:
     yield from open_phone(ctx)
-    if ctx.flavor == "aosp":
-        yield from _tap_el(ctx, (yield from scroll_to(ctx, desc="key pad")))
-    else:
-        yield from _tap_el(ctx, (yield from scroll_to(ctx, "Keypad", rid="tab_keypad")))
-    if not ctx.has(rid="digits"):
-        raise OracleError("the dial pad did not open")
+    yield from _tap_path(ctx, "dialpad_path")
+    if ctx.role(APP, "digits") is None:
+        raise OracleError(f"the dial pad did not open ({ctx.family(APP)} family)")
     return ctx.obs
 
 
 def _digits(ctx: Ctx) -> str:
-    el = ctx.find(rid="digits")
-    return el.text if el is not None else ""
+    """The number on the dial pad, as entered: the pad's characters of what the field shows ('' when
+    it shows only its hint; a dialer's formatting — spaces, dashes — dropped)."""
+    from device.apps.phone import field_text, pad_digits
+
+    return pad_digits(field_text(ctx.role(APP, "digits")))
 
 
-def _key(ctx: Ctx, rid: str) -> UIElement:
-    el = ctx.find(rid=rid, pred=lambda e: e.clickable)
+def _key(ctx: Ctx, role: str) -> UIElement:
+    """The dial pad's control playing ``role`` (``key_5``, ``delete`` …), as a tap target."""
+    el = next((e for e in ctx.roles(APP, role) if e.clickable), None)
     if el is None:
-        raise OracleError(f"no dial pad key {rid}")
+        raise OracleError(f"{APP}: no dial pad key {role} ({ctx.family(APP)} family)")
     return el
 
 
@@ -104,12 +121,12 @@ def dial_number(ctx: Ctx, number: str) -> Skill:
     yield from open_dialpad(ctx)
     if _digits(ctx):
         # a long press on backspace clears the whole number
-        yield from act(ctx, LongPress(target=_key(ctx, "deleteButton").index))
+        yield from act(ctx, LongPress(target=_key(ctx, "delete").index))
         if _digits(ctx):
             raise OracleError("could not clear the dial pad")
     for ch in want:
         if ch == "+":
-            yield from act(ctx, LongPress(target=_key(ctx, "zero").index))
+            yield from act(ctx, LongPress(target=_key(ctx, KEY_IDS["0"]).index))
         else:
             yield from act(ctx, Tap(target=_key(ctx, KEY_IDS[ch]).index))
     if _digits(ctx) != want:
@@ -120,16 +137,13 @@ def dial_number(ctx: Ctx, number: str) -> Skill:
 def call_number(ctx: Ctx, number: str, hang_up: bool = True) -> Skill:
     """Dial ``number`` and press call; with ``hang_up`` end the call (which logs it)."""
     yield from dial_number(ctx, number)
-    dial = ctx.find(desc="dial")
-    if dial is None:
-        raise OracleError("no call button on the dial pad")
-    yield from _tap_el(ctx, dial)
-    end = ctx.find(desc="End call")
+    yield from _tap_el(ctx, ctx.need(APP, "call"))
+    end = ctx.role(APP, "end_call")
     if end is None:
         raise OracleError("the call did not start")
     if hang_up:
         yield from _tap_el(ctx, end)
-        if ctx.has(desc="End call"):
+        if ctx.role(APP, "end_call") is not None:
             raise OracleError("the call did not end")
     return ctx.obs
 
@@ -137,43 +151,47 @@ def call_number(ctx: Ctx, number: str, hang_up: bool = True) -> Skill:
 # --- queries ----------------------------------------------------------------------------------
 
 def _row_kind(ctx: Ctx, row: UIElement) -> str | None:
-    b = row.bounds
-    for e in ctx.obs.elements:
-        if e.index == row.index or not (b.top <= e.bounds.center[1] <= b.bottom and b.left <= e.bounds.center[0] <= b.right):
-            continue
-        for s in (e.content_desc, e.text):
-            k = kind_of(s) if s else None
-            if k:
-                return k
-    return None
+    """The kind of call a call-log row shows (the family's wording, inside the row)."""
+    return _driver().row_kind(ctx.ui(APP), row)
+
+
+def row_name(ctx: Ctx, row: UIElement) -> str:
+    """The name (or number) a call-log row shows."""
+    return _driver().row_name(ctx.ui(APP), row)
 
 
 def open_recents(ctx: Ctx, missed: bool = False) -> Skill:
-    """Show the call log, newest first; with ``missed`` only missed calls (sim: chip, aosp: Call history)."""
+    """Show the call log, newest first; with ``missed`` only missed calls (the family's way there:
+    sim: Recents tab → Missed chip; aosp: overflow → Call history → Missed)."""
     yield from open_phone(ctx)
-    if ctx.flavor == "aosp":
-        if missed:
-            yield from _tap_el(ctx, (yield from scroll_to(ctx, desc="More options")))
-            yield from _tap_el(ctx, (yield from scroll_to(ctx, "Call history", rid="android:id/title")))
-            yield from _tap_el(ctx, (yield from scroll_to(ctx, "Missed", rid="tab_missed")))
-        else:
-            yield from _tap_el(ctx, (yield from scroll_to(ctx, desc="Recents")))
-    else:
-        yield from _tap_el(ctx, (yield from scroll_to(ctx, "Recents", rid="tab_recents")))
-        if missed:
-            yield from _tap_el(ctx, (yield from scroll_to(ctx, "Missed", rid="filter_missed")))
+    yield from _tap_path(ctx, "missed_path" if missed else "recents_path")
+    return ctx.obs
+
+
+def open_row_details(ctx: Ctx, row: UIElement) -> Skill:
+    """Open a call-log row's call details: a tap opens them, or expands the row to its details action."""
+    yield from _tap_el(ctx, row)
+    if ctx.role(APP, "details_type") is None:
+        hist = ctx.role(APP, "details_action")
+        if hist is None:
+            raise OracleError(f"the call-log row opened neither its details nor its actions ({ctx.family(APP)} family)")
+        yield from _tap_el(ctx, hist)
+    if ctx.role(APP, "details_type") is None:
+        raise OracleError("the call details did not open")
     return ctx.obs
 
 
 def _read_details(ctx: Ctx) -> dict[str, Any]:
-    name = ctx.find(rid="contact_name")
-    number = ctx.find(rid="phone_number")
-    ctype = ctx.find(rid="call_type")
-    when = ctx.find(rid="call_time")
-    if name is None or number is None or ctype is None:
+    m = ctx.ui(APP)
+    if m.first("details_name") is None or m.first("details_number") is None or m.first("details_type") is None:
         raise OracleError("the call details screen did not open")
-    return {"name": "" if name.text == number.text else name.text, "number": number.text,
-            "kind": kind_of(ctype.text) or ctype.text, "time": when.text if when else ""}
+    d = _driver().details(m)
+    return {"name": d["name"], "number": d["number"], "kind": d["kind"], "time": d["time"]}
+
+
+def _scroll_list(ctx: Ctx) -> Skill:
+    lst = ctx.role(APP, "call_list")
+    return (yield from act(ctx, Scroll(direction="down", target=lst.index) if lst else Scroll(direction="down")))
 
 
 def read_last_call(ctx: Ctx, kind: str | None = None) -> Skill:
@@ -186,7 +204,7 @@ def read_last_call(ctx: Ctx, kind: str | None = None) -> Skill:
     yield from open_recents(ctx, missed=kind == "missed")
     row = None
     for _ in range(ctx.max_scrolls + 1):
-        rows = sorted(ctx.find_all(rid="call_log_row"), key=lambda e: e.bounds.top)
+        rows = sorted(ctx.roles(APP, "call_log_row"), key=lambda e: e.bounds.top)
         for r in rows:
             k = _row_kind(ctx, r)
             if k is not None and (kind is None or k == kind):
@@ -195,16 +213,15 @@ def read_last_call(ctx: Ctx, kind: str | None = None) -> Skill:
         if row is not None:
             break
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
-        yield from act(ctx, Scroll(direction="down", target=lst.index) if lst else Scroll(direction="down"))
+        yield from _scroll_list(ctx)
         if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
             break
     if row is None:
         return {}
-    yield from _tap_el(ctx, row)
-    if ctx.flavor == "aosp":
-        hist = ctx.find("History", rid="call_log_action_history")
-        if hist is None:
-            raise OracleError("the call-log row did not expand")
-        yield from _tap_el(ctx, hist)
+    yield from open_row_details(ctx, row)
     return _read_details(ctx)
+
+
+def find_row(ctx: Ctx, who: str) -> Skill:
+    """Scroll the open call log to the newest row showing ``who`` (its name or number); returns it."""
+    return (yield from scroll_to_role(ctx, APP, "call_log_row", pred=lambda r: norm(row_name(ctx, r)) == norm(who)))

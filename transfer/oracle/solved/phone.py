@@ -12,7 +12,7 @@ from typing import Any
 from actionmap.actions import LongPress, Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, scroll_to
+from ..base import Ctx, OracleError, Skill, act, answer, complete
 from ..skills import contacts as K
 from ..skills import phone as P
 from ..solutions import solution
@@ -26,13 +26,8 @@ def _row_texts(ctx: Ctx, row: UIElement) -> list[str]:
 
 
 def _row_title(ctx: Ctx, row: UIElement) -> str:
-    b = row.bounds
-    for e in sorted(ctx.obs.elements, key=lambda e: (e.bounds.top, e.bounds.left)):
-        if e.index != row.index and e.text and b.contains(*e.bounds.center) and \
-                (P._rid(e, "primary_text") or P._rid(e, "title")):
-            return e.text
-    texts = _row_texts(ctx, row)
-    return texts[0] if texts else ""
+    """The name (or number) a call-log row shows (its ``call_log_name``, else its first text)."""
+    return P.row_name(ctx, row)
 
 
 def call_log_rows(ctx: Ctx) -> Skill:
@@ -41,9 +36,9 @@ def call_log_rows(ctx: Ctx) -> Skill:
     Pages overlap after a scroll; what lies past the longest overlap is appended (rows of the
     same caller differ by their time, so a page's rows are told apart by all their texts)."""
     def page() -> list[tuple[str, tuple[str, ...], str | None]]:
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        lst = ctx.role(P.APP, "call_list")
         out = []
-        for r in sorted(ctx.find_all(rid="call_log_row"), key=lambda e: e.bounds.top):
+        for r in sorted(ctx.roles(P.APP, "call_log_row"), key=lambda e: e.bounds.top):
             if lst is not None and (r.bounds.top < lst.bounds.top or r.bounds.bottom > lst.bounds.bottom):
                 continue  # partly hidden: read it on the next page
             out.append((_row_title(ctx, r), tuple(_row_texts(ctx, r)), P._row_kind(ctx, r)))
@@ -52,7 +47,7 @@ def call_log_rows(ctx: Ctx) -> Skill:
     seen = page()
     for _ in range(ctx.max_scrolls):
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid="list", pred=lambda e: e.scrollable)
+        lst = ctx.role(P.APP, "call_list")
         if lst is None:
             break
         yield from act(ctx, Scroll(direction="down", target=lst.index))
@@ -68,7 +63,7 @@ def _clear_dialpad(ctx: Ctx) -> Skill:
     for _ in range(3):
         if not P._digits(ctx):
             return True
-        yield from act(ctx, LongPress(target=P._key(ctx, "deleteButton").index))
+        yield from act(ctx, LongPress(target=P._key(ctx, "delete").index))
     return not P._digits(ctx)
 
 
@@ -84,7 +79,7 @@ def dial_number(ctx: Ctx, number: str, attempts: int = 3) -> Skill:
     if not any(ch.isdigit() for ch in want):
         raise OracleError(f"nothing to dial in {number!r}")
     yield from P.open_dialpad(ctx)
-    field = ctx.find(rid="digits", pred=lambda e: e.editable)
+    field = next((e for e in ctx.roles(P.APP, "digits") if e.editable), None)
     if field is not None:  # the digits field takes typed text (adb/uiautomator2 type into it too)
         yield from act(ctx, TypeText(text=want, clear=True, target=None if field.focused else field.index))
         if P._digits(ctx) == want:
@@ -94,7 +89,7 @@ def dial_number(ctx: Ctx, number: str, attempts: int = 3) -> Skill:
             continue
         for i, ch in enumerate(want):
             if ch == "+":
-                yield from act(ctx, LongPress(target=P._key(ctx, "zero").index))
+                yield from act(ctx, LongPress(target=P._key(ctx, P.KEY_IDS["0"]).index))
             else:
                 yield from act(ctx, Tap(target=P._key(ctx, P.KEY_IDS[ch]).index))
             if P._digits(ctx) != want[: i + 1]:
@@ -107,16 +102,8 @@ def dial_number(ctx: Ctx, number: str, attempts: int = 3) -> Skill:
 def open_call_details(ctx: Ctx, who: str) -> Skill:
     """Open the details of the newest call with ``who`` (the name or number its row shows)."""
     yield from P.open_recents(ctx)
-    row = yield from scroll_to(ctx, rid="call_log_row", pred=lambda r: norm(_row_title(ctx, r)) == norm(who))
-    yield from act(ctx, Tap(target=row.index))
-    if ctx.flavor == "aosp":
-        hist = ctx.find("History", rid="call_log_action_history")
-        if hist is None:
-            raise OracleError("the call-log row did not expand")
-        yield from act(ctx, Tap(target=hist.index))
-    if not ctx.has(rid="call_type"):
-        raise OracleError("the call details did not open")
-    return ctx.obs
+    row = yield from P.find_row(ctx, who)
+    return (yield from P.open_row_details(ctx, row))
 
 
 # --- dialing -------------------------------------------------------------------------------------
@@ -178,7 +165,7 @@ def solve_missed_count(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.phone.query_call_duration")
 def solve_call_duration(ctx: Ctx, inst: Any) -> Skill:
     yield from retrying(ctx, lambda: open_call_details(ctx, inst.params["p"]["full"]), tries=3)
-    el = ctx.find(rid="call_duration")
+    el = ctx.role(P.APP, "details_duration")
     if el is None or not el.text:
         raise OracleError("the call details show no duration")
     yield from answer(ctx, duration=el.text)

@@ -10,55 +10,35 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionmap.actions import Swipe, Tap
+from actionmap.actions import Swipe, Tap, TypeText
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to, set_switch, tap, type_into
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to_role
 from ..skills import settings as S
 from ..solutions import solution
-from ._util import row_summary
 
 # --- helpers -----------------------------------------------------------------------------------
 
-
-def _open_toggle_screen(ctx: Ctx, field: str) -> Skill:
-    """Navigate to the screen that holds ``field``'s switch; returns the switch's row label."""
-    if field not in S.TOGGLES:
-        raise OracleError(f"no oracle path for setting {field}")
-    sim_path, aosp_path, sim_label, aosp_label = S.TOGGLES[field]
-    path, label = (aosp_path, aosp_label) if ctx.flavor == "aosp" else (sim_path, sim_label)
-    if field == "mobile_data" and ctx.flavor != "aosp":
-        raise OracleError("the sim flavor reaches Mobile data only through search")
-    yield from S.open_settings(ctx)
-    for step in path:
-        yield from tap(ctx, step)
-    return label
+APP = S.APP
 
 
 def read_toggle(ctx: Ctx, field: str) -> Skill:
     """Whether the Settings switch for ``field`` is on, as its screen shows it."""
-    label = yield from _open_toggle_screen(ctx, field)
-    yield from scroll_to(ctx, label)
-    sw = ctx.switch_in_row(label)
-    if sw is None:
-        raise OracleError(f"no switch on the row {label!r}")
-    return bool(sw.checked)
+    return (yield from S.read_toggle(ctx, field))
 
 
 def _open_display(ctx: Ctx) -> Skill:
-    yield from S.open_settings(ctx)
-    yield from tap(ctx, "Display")
-    return ctx.obs
+    return (yield from S.open_display(ctx))
 
 
 def _open_sound(ctx: Ctx) -> Skill:
-    yield from S.open_settings(ctx)
-    yield from tap(ctx, ctx.t("Sound", "Sound & vibration"))
-    return ctx.obs
+    return (yield from S.open_sound(ctx))
 
 
 def _qs_tile(ctx: Ctx, label: str) -> UIElement | None:
-    return ctx.find(rid="qs_tile", pred=lambda e: norm(e.text) == norm(label) or norm(e.content_desc).startswith(norm(label) + ","))
+    want = norm(label)
+    return next((e for e in ctx.roles(APP, "qs_tile")
+                 if norm(e.text) == want or norm(e.content_desc).startswith(want + ",")), None)
 
 
 def open_quick_settings(ctx: Ctx, tile: str) -> Skill:
@@ -67,7 +47,7 @@ def open_quick_settings(ctx: Ctx, tile: str) -> Skill:
         el = _qs_tile(ctx, tile)
         if el is not None:
             return el
-        more = ctx.find(desc="Expand quick settings")
+        more = ctx.role(APP, "qs_expand")
         if more is not None:
             yield from act(ctx, Tap(target=more.index))
         else:
@@ -118,18 +98,9 @@ _TOGGLE_TEMPLATES: dict[str, list[tuple[str, bool]]] = {
 
 
 def set_toggle(ctx: Ctx, field: str, on: bool) -> Skill:
-    """``skills.settings.set_toggle``, except Mobile data in the sim flavor, which the skill
-    reaches by typing into the search box without focusing it first (the text goes nowhere):
-    here the search field is tapped, then the result opened."""
-    if field != "mobile_data" or ctx.flavor == "aosp":
-        return (yield from S.set_toggle(ctx, field, on))
-    yield from S.open_settings(ctx)
-    yield from tap(ctx, scroll=False, desc="Search")
-    yield from type_into(ctx, None, "Mobile data", clear=True, rid="search_src_text")
-    if ctx.obs.keyboard_visible:
-        yield from back(ctx)
-    yield from tap(ctx, "Mobile data", pred=lambda e: not e.editable)
-    return (yield from set_switch(ctx, "Mobile data", on))
+    """``skills.settings.set_toggle`` (Mobile data in the sim flavor goes through Settings' search,
+    as the family's data says)."""
+    return (yield from S.set_toggle(ctx, field, on))
 
 
 @solution(*_TOGGLE_TEMPLATES)
@@ -141,7 +112,7 @@ def solve_toggles(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.settings.flashlight_on", "train.settings.flashlight_off")
 def solve_flashlight(ctx: Ctx, inst: Any) -> Skill:
-    yield from set_quick_tile(ctx, "Flashlight", inst.template_id.endswith("_on"))
+    yield from set_quick_tile(ctx, S.words(ctx, "flashlight"), inst.template_id.endswith("_on"))
     yield from back(ctx)
     yield from complete(ctx)
 
@@ -169,8 +140,8 @@ def solve_screen_timeout(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.settings.timeout_longest")
 def solve_timeout_longest(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_display(ctx)
-    yield from tap(ctx, "Screen timeout")
-    radios = ctx.find_all(cls="RadioButton")
+    yield from S.tap_row(ctx, S.words(ctx, "screen_timeout"))
+    radios = ctx.roles(APP, "radio_option")
     if not radios:
         raise OracleError("the screen timeout dialog shows no options")
     longest = max(radios, key=lambda e: _duration_s(e.text) or -1)
@@ -186,7 +157,7 @@ def solve_font_size(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.settings.font_default")
 def solve_font_default(ctx: Ctx, inst: Any) -> Skill:
-    yield from S.set_font_size(ctx, "Default")
+    yield from S.set_font_size(ctx, S.words(ctx, "font_default"))
     yield from complete(ctx)
 
 
@@ -217,14 +188,15 @@ def solve_conditional_radio(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.settings.ringer_vibrate", "train.settings.ringer_silent")
 def solve_ringer(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_sound(ctx)
-    yield from tap(ctx, "Vibrate" if inst.template_id.endswith("vibrate") else "Mute", cls="RadioButton")
+    modes = S.words(ctx, "ring_modes")
+    yield from S.tap_option(ctx, modes["vibrate" if inst.template_id.endswith("vibrate") else "silent"])
     yield from complete(ctx)
 
 
 @solution("train.settings.media_mute")
 def solve_media_mute(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_sound(ctx)
-    yield from S.set_slider_fraction(ctx, "Media volume", 0.0)
+    yield from S.set_slider_fraction(ctx, S.words(ctx, "media_volume"), 0.0)
     yield from complete(ctx)
 
 
@@ -233,24 +205,36 @@ def solve_media_mute(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.settings.device_name")
 def solve_device_name(ctx: Ctx, inst: Any) -> Skill:
     yield from S.open_settings(ctx)
-    yield from tap(ctx, "About phone")
-    yield from tap(ctx, "Device name")
-    yield from type_into(ctx, None, inst.params["name"], clear=True, cls="EditText")
-    if ctx.obs.keyboard_visible and not ctx.has("Rename", cls="Button"):
+    yield from S.tap_row(ctx, S.words(ctx, "about_phone"))
+    yield from S.tap_row(ctx, S.words(ctx, "device_name"))
+    field = yield from scroll_to_role(ctx, APP, "edit_field")
+    if not field.focused:
+        yield from act(ctx, Tap(target=field.index))
+    yield from act(ctx, TypeText(text=inst.params["name"], clear=True))
+    rename = _rename_button(ctx)
+    if ctx.obs.keyboard_visible and rename is None:
         yield from back(ctx)
-    yield from tap(ctx, "Rename", scroll=False, cls="Button")
+        rename = _rename_button(ctx)
+    if rename is None:
+        raise OracleError(f"no {S.words(ctx, 'rename')!r} button in the device name dialog")
+    yield from act(ctx, Tap(target=rename.index))
     yield from complete(ctx)
+
+
+def _rename_button(ctx: Ctx) -> UIElement | None:
+    want = norm(S.words(ctx, "rename"))
+    return next((e for e in ctx.roles(APP, "dialog_button") if norm(e.text) == want), None)
 
 
 @solution("settings.about_model")
 def solve_about_model(ctx: Ctx, inst: Any) -> Skill:
-    model = yield from S.read_about(ctx, "Model")
+    model = yield from S.read_about(ctx, S.words(ctx, "model"))
     yield from answer(ctx, model=model)
 
 
 @solution("settings.about_android_version")
 def solve_about_version(ctx: Ctx, inst: Any) -> Skill:
-    version = yield from S.read_about(ctx, "Android version")
+    version = yield from S.read_about(ctx, S.words(ctx, "android_version"))
     yield from answer(ctx, version=version)
 
 
@@ -287,7 +271,7 @@ def _duration_s(text: str) -> int | None:
 @solution("train.settings.query_timeout")
 def solve_query_timeout(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_display(ctx)
-    summary = yield from row_summary(ctx, "Screen timeout")
+    summary = yield from S.row_summary(ctx, S.words(ctx, "screen_timeout"))
     m = _DUR.search(summary)
     if not m:
         raise OracleError(f"cannot read a duration in {summary!r}")
@@ -297,8 +281,9 @@ def solve_query_timeout(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.settings.query_font")
 def solve_query_font(ctx: Ctx, inst: Any) -> Skill:
     yield from _open_display(ctx)
-    summary = yield from row_summary(ctx, ctx.t("Font size", "Display size and text"))
-    m = re.search(r"(Small|Default|Largest|Large)", summary)
+    summary = yield from S.row_summary(ctx, S.words(ctx, "font_size"))
+    sizes = sorted(S.words(ctx, "font_sizes"), key=len, reverse=True)  # 'Largest' before 'Large'
+    m = re.search("(" + "|".join(re.escape(x) for x in sizes) + ")", summary)
     if not m:
         raise OracleError(f"cannot read a font size in {summary!r}")
     yield from answer(ctx, size=m.group(1))

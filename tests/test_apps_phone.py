@@ -1,0 +1,181 @@
+"""The Phone (dialer) driver of the app UI layer reads a dialer's screens right, by role, per family.
+
+Why: the oracle's phone skills, the dial-pad probe (what was dialled is on no provider, only on
+the pad's ``digits`` field) and teardown see a phone's dialer only through this driver. Its data
+(``device/apps/data/phone.yaml``) cites the AOSP Dialer's layouts; the dumps in
+``tests/fixtures/apps/phone/`` were written from those same layouts (ids, classes, the
+descriptions DialpadView and the call log set), so these checks hold the driver to the source —
+and a dialer the data does not know, or a screen it cannot name, must be reported as such.
+Real dialer dumps in ``tests/fixtures/real-apps`` (none pinned yet: EVIDENCE.md, Gaps) are read
+by the same checks as they arrive.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from actionmap.observation import UIElement
+from device.apps import driver, read_screen
+from device.parsers.hierarchy import parse_hierarchy
+
+HERE = Path(__file__).parent
+REAL = HERE / "fixtures" / "real-apps"
+if not REAL.is_dir():
+    REAL = Path("/work/shared/fixtures/real-apps")
+MINE = HERE / "fixtures" / "apps" / "phone"
+TRUTHS = sorted(t for t in REAL.glob("*/*/*.truth.json") if json.loads(t.read_text("utf-8")).get("app") == "phone")
+
+
+def _elements(xml: Path) -> list[UIElement]:
+    return parse_hierarchy(xml.read_text("utf-8")).elements
+
+
+def _bounds(s: str) -> list[int]:
+    return [int(x) for x in re.findall(r"-?\d+", s)]
+
+
+def _el(i: int, b: tuple[int, int, int, int], **kw: Any) -> UIElement:
+    return UIElement.from_px(i, b, (1080, 2400), **kw)
+
+
+# --- real dumps (as they are pinned) ---------------------------------------------------------------
+
+@pytest.mark.parametrize("truth", TRUTHS, ids=[str(t.relative_to(REAL)) for t in TRUTHS])
+def test_a_real_dialer_dump_is_read_as_its_truth_says(truth: Path) -> None:
+    t = json.loads(truth.read_text("utf-8"))
+    r = read_screen(_elements(truth.with_name(truth.name.replace(".truth.json", ".xml"))))
+    assert (r.package, r.app, r.family) == (t["package"], "phone", t["family"])
+    assert r.screen == t["screen"], r.problems
+    have = {(c.role, tuple(c.bounds)) for c in r.controls}
+    missing = [c for c in t["controls"] if (c["role"], tuple(_bounds(c["bounds"]))) not in have]
+    assert not missing, missing
+    for key in ("digits", "title"):
+        if key in t["visible"]:
+            assert r.visible[key] == t["visible"][key], key
+
+
+# --- the AOSP Dialer, from its layouts ---------------------------------------------------------------
+
+def test_the_aosp_dial_pad_reads_the_number_and_every_key() -> None:
+    r = read_screen(_elements(MINE / "aosp_dialpad_1080x2400.xml"))
+    assert (r.package, r.app, r.family, r.screen) == ("com.android.dialer", "phone", "aosp", "dialpad")
+    # the field shows the dialler's formatting; digits keeps what a pad enters, as the probe does
+    assert r.visible["digits"] == "+13035550115"
+    assert r.visible["number_shown"] == "+1 303-555-0115"
+    by_role = {c.role: c for c in r.controls}
+    keys = {"key_1": "one", "key_2": "two", "key_5": "five", "key_9": "nine", "key_0": "zero", "key_star": "star",
+            "key_pound": "pound"}
+    for role, rid in keys.items():
+        assert by_role[role].resource_id == f"com.android.dialer:id/{rid}", role
+    assert by_role["key_2"].content_desc == "2,ABC"
+    assert by_role["key_5"].bounds == [390, 1350, 690, 1570]
+    assert by_role["digits"].resource_id == "com.android.dialer:id/digits"
+    assert by_role["delete"].content_desc == "backspace"
+    assert by_role["call"].resource_id == "com.android.dialer:id/dialpad_floating_action_button"
+    # the status bar's clock text is never a key or the number
+    assert not any(c.resource_id.startswith("com.android.systemui") for c in r.controls)
+
+
+def test_the_aosp_call_log_is_read_row_by_row_with_each_calls_kind() -> None:
+    r = read_screen(_elements(MINE / "aosp_call_log_1080x2400.xml"))
+    assert (r.app, r.family, r.screen) == ("phone", "aosp", "call_log")
+    # the kind comes from each row's own description (Missed call from … / Call to … / Answered call from …)
+    assert r.visible["calls"] == [{"name": "Ann Lee", "kind": "missed"}, {"name": "+1 206-555-0100", "kind": "outgoing"},
+                                  {"name": "Bo Chen", "kind": "incoming"}]
+    roles = {(c.role, c.resource_id.rsplit("/", 1)[-1]) for c in r.controls}
+    assert {("open_dialpad", "fab"), ("recents_tab", "call_log_tab"), ("overflow", "main_options_menu_button"),
+            ("main_nav", "bottom_nav_bar"), ("call_list", "recycler_view")} <= roles
+    assert sum(1 for c in r.controls if c.role == "call_log_row") == 3
+
+
+def test_aosp_call_details_pair_each_calls_time_with_its_own_duration() -> None:
+    r = read_screen(_elements(MINE / "aosp_call_details_1080x2400.xml"))
+    assert (r.app, r.family, r.screen) == ("phone", "aosp", "call_details")
+    assert r.visible["call"] == {"name": "Ann Lee", "number": "Mobile +1 206-555-0199", "kind": "missed",
+                                 "time": "10:32 AM", "duration": ""}
+    assert r.visible["calls"] == [{"kind": "missed", "time": "10:32 AM", "duration": ""},
+                                  {"kind": "incoming", "time": "Yesterday, 9:02 AM", "duration": "2m 14s"}]
+
+
+def test_an_empty_dial_pad_showing_its_hint_reads_no_number() -> None:
+    els = [_el(0, (0, 0, 1080, 2400), package="com.android.dialer", class_name="android.widget.FrameLayout"),
+           _el(1, (160, 900, 920, 1060), package="com.android.dialer", class_name="android.widget.EditText",
+               resource_id="com.android.dialer:id/digits", text="Enter a number", hint="Enter a number", editable=True),
+           _el(2, (390, 1350, 690, 1570), package="com.android.dialer", class_name="android.widget.FrameLayout",
+               resource_id="com.android.dialer:id/five", content_desc="5,JKL", clickable=True)]
+    r = read_screen(els)
+    assert r.screen == "dialpad" and r.visible["digits"] == "" and r.visible["number_shown"] == ""
+
+
+def test_a_dialer_of_a_family_without_data_is_read_by_the_generic_roles() -> None:
+    """Samsung's Phone has no pinned ids: its pad is still found by the keys' descriptions."""
+    pkg = "com.samsung.android.dialer"
+    els = [_el(0, (0, 0, 1080, 2400), package=pkg, class_name="android.widget.FrameLayout"),
+           _el(1, (100, 600, 980, 760), package=pkg, class_name="android.widget.EditText", text="555 0100")]
+    for i, (d, desc) in enumerate([("1", "1"), ("2", "2,ABC"), ("5", "5,JKL"), ("0", "0,+")]):
+        els.append(_el(2 + i, (100 + 200 * i, 1000, 280 + 200 * i, 1180), package=pkg,
+                       class_name="android.widget.Button", content_desc=desc, clickable=True))
+    els.append(_el(6, (440, 2000, 640, 2200), package=pkg, class_name="android.widget.ImageButton",
+                   content_desc="Call", clickable=True))
+    r = read_screen(els)
+    assert (r.app, r.family, r.screen) == ("phone", "samsung", "dialpad")
+    assert r.visible["digits"] == "5550100"
+    assert {c.role for c in r.controls} >= {"key_1", "key_2", "key_5", "key_0", "call", "digits"}
+
+
+# --- what is not a dialer screen ------------------------------------------------------------------------
+
+def test_an_unknown_app_with_a_dial_pad_is_not_guessed_to_be_the_phone() -> None:
+    pkg = "com.example.softphone"
+    els = [_el(0, (0, 0, 1080, 2400), package=pkg, class_name="android.widget.FrameLayout"),
+           _el(1, (100, 600, 980, 760), package=pkg, class_name="android.widget.EditText",
+               resource_id=f"{pkg}:id/digits", text="5550100"),
+           _el(2, (390, 1350, 690, 1570), package=pkg, class_name="android.widget.FrameLayout",
+               resource_id=f"{pkg}:id/five", content_desc="5,JKL", clickable=True)]
+    r = read_screen(els)
+    assert r.app is None and r.screen is None and r.problems and pkg in r.problems[0]
+
+
+def test_a_dialer_screen_the_data_cannot_name_is_reported_not_read() -> None:
+    els = [_el(0, (0, 0, 1080, 2400), package="com.android.dialer", class_name="android.widget.FrameLayout"),
+           _el(1, (100, 600, 980, 760), package="com.android.dialer", class_name="android.widget.TextView",
+               text="Something went wrong")]
+    r = read_screen(els)
+    assert r.app == "phone" and r.screen is None and r.visible == {}
+    assert "com.android.dialer" in r.problems[0] and "not recognised" in r.problems[0]
+    assert driver("phone").digits(driver("phone").matcher(els, "aosp", "com.android.dialer")) is None
+
+
+# --- the simulator's two flavors ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("flavor", ["sim", "aosp"])
+def test_the_simulators_dial_pad_and_call_log_read_as_the_world_holds_them(flavor: str) -> None:
+    pytest.importorskip("playwright")
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    from _simhelpers import fresh, run
+
+    from transfer.oracle.skills import phone as P
+
+    env = fresh(flavor)
+    try:
+        run(env, P.dial_number, number="+1 (206) 555-0100")
+        obs = env.observe()
+        r = read_screen(obs.elements, app="phone", family=flavor)
+        assert r.screen == "dialpad", r.problems
+        assert r.visible["digits"] == env.read_state().dialer_number == "+12065550100"
+        # the same screen read as the aosp family (the virtual phone serves it as com.android.dialer)
+        assert read_screen(obs.elements, app="phone").visible.get("digits") == "+12065550100"
+        run(env, P.open_recents)
+        r = read_screen(env.observe().elements, app="phone", family=flavor)
+        assert r.screen == "call_log", r.problems
+        kinds = [c["kind"] for c in r.visible["calls"]]
+        assert kinds and all(k in P.KINDS for k in kinds), r.visible["calls"]
+    finally:
+        env.close()
