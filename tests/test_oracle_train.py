@@ -151,7 +151,7 @@ def test_skill_internals_the_solutions_rely_on_exist() -> None:
         phone: ["_digits", "_key", "KEY_IDS", "_row_kind", "_rid", "dial_string", "open_dialpad", "open_recents"],
         messages: ["_row_parts", "_UNREAD", "open_thread", "open_messages"],
         calendar: ["_edit", "_set_date", "_type", "_save", "_shown_month", "MONTHS", "long_date", "open_month_view"],
-        files: ["_menu", "_in_picker", "_crumbs", "_row_title", "_toast", "STORAGE", "split", "norm_path", "parts_of",
+        files: ["_menu", "_in_picker", "_crumbs", "_row_title", "_toast", "split", "norm_path", "parts_of",
                 "select", "list_folder"],
     }
     missing = [f"{mod.__name__}.{name}" for mod, names in needed.items() for name in names if not hasattr(mod, name)]

@@ -100,12 +100,12 @@ def test_aosp_advanced_panel_and_flavor_differences() -> None:
     # AOSP: AC, one smart "( )" key, "times", the advanced toggle; sim: C, ( and ), "multiply"
     assert ca.has("AC", cls="Button") and ca.has(desc="parentheses") and ca.has(desc="times")
     assert cs.has("C", cls="Button") and cs.has(desc="left parenthesis") and cs.has(desc="multiply")
-    assert not cs.has(desc="square root") and not cs.has(desc=C.SHOW_ADVANCED)
+    assert not cs.has(desc="square root") and cs.role("calculator", "advanced_toggle") is None
     with pytest.raises(OracleError, match="no 'power' key"):
         run(sim, lambda c: C.compute(c, "2^3"))
     # the toggle expands the trig/log row
     run(aosp, lambda c: C.open_calculator(c))
-    obs, _ = aosp.step(Tap(target=Ctx(aosp.observe()).find(desc=C.SHOW_ADVANCED).index))
+    obs, _ = aosp.step(Tap(target=Ctx(aosp.observe(), flavor="aosp").need("calculator", "advanced_toggle").index))
     assert Ctx(obs).has(desc="sine") and Ctx(obs).has(desc="natural logarithm")
 
 

@@ -1,98 +1,95 @@
 """Oracle skills for the Calculator: type an expression on the keypad and read the result.
 
-Keys are found by resource id (digits) or content description (everything else), the way
-TalkBack names them, so the same skill drives the sim in both flavors and a real AOSP
-calculator. The ``×`` key is described "multiply" in the sim flavor and "times" in AOSP;
-``(`` / ``)`` are separate keys in the sim flavor and one smart "parentheses" key in AOSP.
+Keys are found through the app UI layer (:mod:`device.apps.calculator`): each expression
+character names a key *role* (``7`` → ``digit_7``, ``×`` → ``key_mul``, ``=`` → ``equals``) and
+the family's data says how that family marks it (AOSP's ``op_mul``, Samsung's
+``calc_keypad_btn_*``, Xiaomi's ``btn_*_s``; by TalkBack's description where no id is known).
+So the same skill drives the sim in both flavors and a real phone. Where a family has no
+separate ``(`` / ``)`` keys it uses the one smart parentheses key; where the clear key is gone
+(AOSP after Android 13) a long press on delete clears.
 """
 
 from __future__ import annotations
 
-from actionmap.actions import Tap
+from actionmap.actions import LongPress, Tap
+from actionmap.observation import UIElement
+from device.apps.calculator import ADVANCED_ROLES, KEY_ROLES
 
 from ..base import Ctx, OracleError, Skill, act, back, open_app
 
-# expression character → content description of its key (None: a digit, found by id)
-KEYS: dict[str, str] = {
-    "+": "plus", "-": "minus", "−": "minus", "/": "divide", "÷": "divide", ".": "point", ",": "point",
-    "%": "percent", "^": "power", "√": "square root", "π": "pi", "!": "factorial", "e": "Euler's number",
-    "=": "equals", "⌫": "delete", "*": "multiply", "×": "multiply", "x": "multiply", "X": "multiply",
-    "(": "left parenthesis", ")": "right parenthesis",
-}
-MULTIPLY = ("multiply", "times")
-ADVANCED = {"power", "square root", "pi", "factorial", "Euler's number"}
-SHOW_ADVANCED = "Show advanced functions"
+APP = "calculator"
 
 
-def _key(ctx: Ctx, desc: str):
-    return ctx.find(desc=desc, pred=lambda e: e.clickable)
+def _key(ctx: Ctx, role: str) -> UIElement | None:
+    return next((e for e in ctx.roles(APP, role) if e.clickable), None)
 
 
 def _on_keypad(ctx: Ctx) -> bool:
-    return ctx.find(desc="equals") is not None and ctx.find(desc="clear") is not None
+    return _key(ctx, "equals") is not None and (_key(ctx, "clear") or _key(ctx, "delete")) is not None
 
 
 def open_calculator(ctx: Ctx) -> Skill:
     """Open the Calculator on its keypad (leaving History or a menu if it reopens there)."""
-    yield from open_app(ctx, "calculator")
+    yield from open_app(ctx, APP)
     for _ in range(4):
         if _on_keypad(ctx):
             return ctx.obs
         yield from back(ctx)
-        if ctx.obs.foreground.app != "calculator":
-            yield from open_app(ctx, "calculator")
+        if ctx.obs.foreground.app != APP:
+            yield from open_app(ctx, APP)
     if not _on_keypad(ctx):
-        raise OracleError("calculator keypad not found")
+        raise OracleError(f"calculator keypad not found ({ctx.family(APP)} family)")
     return ctx.obs
 
 
 def press_key(ctx: Ctx, ch: str) -> Skill:
-    """Tap the key for one expression character (digits by id, the rest by description)."""
-    if ch.isdigit() and len(ch) == 1:
-        el = ctx.find(ch, rid=f"digit_{ch}") or ctx.find(ch, cls="Button")
-        if el is None:
-            raise OracleError(f"no key for digit {ch}")
-        return (yield from act(ctx, Tap(target=el.index)))
-    if ch not in KEYS:
+    """Tap the key for one expression character."""
+    role = KEY_ROLES.get(ch)
+    if role is None:
         raise OracleError(f"the calculator has no key for {ch!r}")
-    desc = KEYS[ch]
-    if desc == "multiply":
-        el = next((k for k in (_key(ctx, d) for d in MULTIPLY) if k is not None), None)
-    elif desc in ("left parenthesis", "right parenthesis"):
-        el = _key(ctx, desc) or _key(ctx, "parentheses")
-    else:
-        el = _key(ctx, desc)
-    if el is None and desc in ADVANCED:
-        toggle = _key(ctx, SHOW_ADVANCED)
+    el = _key(ctx, role)
+    if el is None and role in ("key_lparen", "key_rparen"):
+        el = _key(ctx, "key_parens")  # one smart "( )" key
+    if el is None and role in ADVANCED_ROLES:
+        toggle = _key(ctx, "advanced_toggle")
         if toggle is not None:
             yield from act(ctx, Tap(target=toggle.index))
-            el = _key(ctx, desc)
+            el = _key(ctx, role)
     if el is None:
-        raise OracleError(f"no {desc!r} key on this calculator ({ctx.flavor} flavor)")
+        raise OracleError(f"{APP}: no {role.removeprefix('key_')!r} key for {ch!r} ({ctx.family(APP)} family)")
     return (yield from act(ctx, Tap(target=el.index)))
+
+
+def _shown(ctx: Ctx, role: str) -> str | None:
+    el = ctx.role(APP, role)
+    return el.text if el is not None else None
 
 
 def read_display(ctx: Ctx) -> str:
     """What the result line shows (a result, an error, or the live preview); else the formula."""
-    res = ctx.find(rid="result")
-    if res is not None and res.text:
-        return res.text
-    formula = ctx.find(rid="formula")
+    res = next((e.text for e in ctx.roles(APP, "result") if e.text), None)
+    if res:
+        return res
+    formula = _shown(ctx, "formula")
     if formula is None:
-        raise OracleError("calculator display not found")
-    return formula.text
+        raise OracleError(f"{APP}: no display ({ctx.family(APP)} family)")
+    return formula
 
 
 def clear(ctx: Ctx) -> Skill:
-    """Clear the display (AC / C)."""
+    """Clear the display (AC / C, or a long press on delete where there is no clear key)."""
     yield from open_calculator(ctx)
     el = _key(ctx, "clear")
-    if el is None:
-        raise OracleError("no clear key")
-    yield from act(ctx, Tap(target=el.index))
-    formula = ctx.find(rid="formula")
-    if formula is not None and formula.text not in ("", "0"):
-        raise OracleError(f"display not cleared: {formula.text!r}")
+    if el is not None:
+        yield from act(ctx, Tap(target=el.index))
+    else:
+        dl = _key(ctx, "delete")
+        if dl is None:
+            raise OracleError(f"{APP}: no clear key ({ctx.family(APP)} family)")
+        yield from act(ctx, LongPress(target=dl.index))
+    formula = _shown(ctx, "formula")
+    if formula is not None and formula not in ("", "0"):
+        raise OracleError(f"display not cleared: {formula!r}")
     return ctx.obs
 
 
@@ -115,11 +112,8 @@ def compute(ctx: Ctx, expression: str) -> Skill:
         raise OracleError("empty expression")
     yield from clear(ctx)
     yield from type_expression(ctx, expression)
-    eq = _key(ctx, "equals")
-    if eq is None:
-        raise OracleError("no equals key")
-    yield from act(ctx, Tap(target=eq.index))
-    res = ctx.find(rid="result")
-    if res is None or not res.text:
+    yield from press_key(ctx, "=")
+    res = next((e.text for e in ctx.roles(APP, "result") if e.text), None)
+    if not res:
         raise OracleError("no result shown after =")
-    return res.text
+    return res

@@ -1,24 +1,28 @@
 """Oracle skills for Files (DocumentsUI): navigate, create, rename, move, delete, count, size.
 
-Every skill starts by opening Files and getting to the top of internal storage from
-whatever screen the app was left on: the `sim` flavor opens there (its breadcrumb's first
-crumb leads back to it); the `aosp` flavor opens on "Recent", so the skills go through the
-roots drawer ("Show roots" → "Internal storage"), as a person would on a stock phone.
-Folders are entered by tapping their row titles (scrolling when needed); items are selected
-with a long press, and the action bar / "More options" menu does the rest.
+Every control is found through the app UI layer (:mod:`device.apps.files`, data in
+``device/apps/data/files.yaml``): file rows, the breadcrumb, the roots drawer, the overflow's
+items (by the family's wording), the dialogs' buttons. Every skill starts by opening Files and
+getting to the top of internal storage from whatever screen the app was left on: an app with
+one root (the `sim` flavor) opens there and its breadcrumb's first crumb leads back to it;
+DocumentsUI opens on "Recent", so the skills go through the roots drawer to the root that
+shows its free space — the device's storage, whatever the phone calls it (DocumentsUI names it
+after the device, e.g. "Pixel 8"). Folders are entered by tapping their row names (scrolling
+when needed); items are selected with a long press, and the action bar / overflow menu does
+the rest.
 """
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from actionmap.actions import LongPress, Scroll, Tap
+from actionmap.actions import LongPress, Scroll, Tap, TypeText
 from actionmap.observation import UIElement
 
-from ..base import Ctx, OracleError, Skill, act, back, open_app, scroll_to, tap, type_into
+from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to_role, tap_role
 
 ROOT = "/sdcard"
-STORAGE = "Internal storage"
 SIZE_RE = re.compile(r"(\d+(?:[.,]\d+)?\s?(?:B|kB|KB|MB|GB|TB|PB))\b")
 
 
@@ -52,75 +56,77 @@ def parts_of(path: str) -> list[str]:
 
 # --- reading the screen --------------------------------------------------------------------
 
-def _list(ctx: Ctx) -> UIElement | None:
-    return ctx.find(rid="list", pred=lambda e: e.scrollable)
+APP = "files"
 
 
-def _toolbar(ctx: Ctx) -> UIElement | None:
-    return ctx.find(rid="toolbar")
+def _drv() -> Any:
+    from device.apps import driver
+
+    return driver(APP)
 
 
 def toolbar_title(ctx: Ctx) -> str | None:
-    tb = _toolbar(ctx)
-    if tb is None:
-        return None
-    for e in ctx.find_all(rid="title"):
-        if tb.bounds.top <= e.bounds.center[1] <= tb.bounds.bottom:
-            return e.text
-    return None
+    t = ctx.role(APP, "toolbar_title")
+    return t.text if t is not None else None
 
 
 def _row_title(ctx: Ctx, name: str):
-    """A predicate for the title of the list row called exactly ``name``."""
+    """A predicate for the name of the list row called exactly ``name``."""
     def pred(e: UIElement) -> bool:
-        lst = _list(ctx)
-        return (e.text == name and e.resource_id.endswith("/title") and lst is not None
-                and lst.bounds.top <= e.bounds.center[1] <= lst.bounds.bottom)
+        return e.text == name
     return pred
 
 
+def _find_row_title(ctx: Ctx, name: str) -> Skill:
+    """Scroll the listing until the row called ``name`` shows; returns its name element."""
+    return (yield from scroll_to_role(ctx, APP, "file_name", pred=_row_title(ctx, name)))
+
+
 def _crumbs(ctx: Ctx) -> list[UIElement]:
-    return ctx.find_all(rid="breadcrumb_text")
+    return ctx.roles(APP, "breadcrumb")
 
 
 def _overlay(ctx: Ctx) -> bool:
     """A dialog, popup menu or drawer is open."""
-    if any(ctx.has(rid=r) for r in ("parentPanel", "drawer_roots")):
-        return True
-    return ctx.has(rid="android:id/list", cls="ListView")
+    return any(ctx.role(APP, r) is not None for r in ("dialog", "drawer", "popup_menu"))
 
 
 def _selecting(ctx: Ctx) -> bool:
-    t = toolbar_title(ctx) or ""
-    return bool(re.fullmatch(r"\d+ selected", t))
+    return ctx.role(APP, "selection_title") is not None
 
 
 def _in_picker(ctx: Ctx) -> bool:
-    return ctx.has(rid="button_confirm") or ctx.has(rid="button_cancel")
+    return ctx.role(APP, "picker_confirm") is not None or ctx.role(APP, "picker_cancel") is not None
+
+
+def _root_title(ctx: Ctx) -> str | None:
+    """The storage root's name as this phone shows it (learnt from the roots drawer or the breadcrumb)."""
+    return ctx.__dict__.get("_files_root")
 
 
 def _at_storage_root(ctx: Ctx) -> bool:
+    """A listing whose breadcrumb is the storage root alone.
+
+    The root's name is the device's (DocumentsUI) or the app's own wording; it is learnt, not
+    assumed: from the roots drawer's storage row, or — in an app with a single root and no
+    drawer — from the breadcrumb's only crumb.
+    """
     if _overlay(ctx) or _selecting(ctx) or _in_picker(ctx):
         return False
     crumbs = [c.text for c in _crumbs(ctx)]
-    return toolbar_title(ctx) == STORAGE and crumbs == [STORAGE]
+    if len(crumbs) != 1:
+        return False
+    root = _root_title(ctx)
+    if root is None:
+        if ctx.role(APP, "show_roots") is not None:  # several roots: only the drawer tells which is storage
+            return False
+        ctx.__dict__["_files_root"] = root = crumbs[0]
+    return crumbs == [root] and toolbar_title(ctx) in (root, None)
 
 
 def rows(ctx: Ctx) -> list[tuple[str, str | None]]:
     """(title, subtitle) of every list row fully on screen (a clipped row has no subtitle)."""
-    out = []
-    lst = _list(ctx)
-    for row in ctx.find_all(rid="item_root"):
-        if lst is not None and not (lst.bounds.top <= row.bounds.center[1] <= lst.bounds.bottom):
-            continue
-        inside = [e for e in ctx.obs.elements if e.index != row.index and e.text
-                  and row.bounds.left <= e.bounds.center[0] <= row.bounds.right
-                  and row.bounds.top <= e.bounds.center[1] <= row.bounds.bottom]
-        title = next((e.text for e in inside if e.resource_id.endswith("/title")), None)
-        sub = next((e.text for e in inside if e.resource_id.endswith("/summary")), None)
-        if title is not None:
-            out.append((title, sub))
-    return out
+    return [(n, d) for _, n, d in _drv().rows(ctx.ui(APP))]
 
 
 def _row_subtitle(ctx: Ctx, name: str) -> str | None:
@@ -131,35 +137,41 @@ def _row_subtitle(ctx: Ctx, name: str) -> str | None:
 
 def open_storage_root(ctx: Ctx) -> Skill:
     """Open Files at the top of internal storage, from any screen it was left on."""
-    yield from open_app(ctx, "files")
+    yield from open_app(ctx, APP)
     for _ in range(10):
         if _at_storage_root(ctx):
             return ctx.obs
-        if ctx.obs.foreground.app not in (None, "files"):
-            yield from open_app(ctx, "files")
+        if ctx.obs.foreground.app not in (None, APP):
+            yield from open_app(ctx, APP)
             continue
         if _overlay(ctx) or _selecting(ctx) or _in_picker(ctx):
             yield from back(ctx)
             continue
-        if ctx.flavor == "aosp" and ctx.has(desc="Show roots"):
-            yield from tap(ctx, desc="Show roots", scroll=False)
-            yield from tap(ctx, STORAGE, scroll=False, pred=lambda e: e.resource_id.endswith("/title"))
+        if ctx.role(APP, "show_roots") is not None:
+            yield from tap_role(ctx, APP, "show_roots")
+            row = ctx.need(APP, "storage_root")
+            name = _drv().root_name(ctx.ui(APP), row)
+            if name:
+                ctx.__dict__["_files_root"] = name
+            title = next((t for t in reversed(ctx.roles(APP, "root_title", within=row)) if t.text == name), None)
+            yield from act(ctx, Tap(target=(title or row).index))
             continue
-        first = next((c for c in _crumbs(ctx) if c.text == STORAGE and c.clickable), None)
+        root = _root_title(ctx)
+        first = next((c for c in _crumbs(ctx) if c.clickable and (root is None or c.text == root)), None)
         if first is not None:
             yield from act(ctx, Tap(target=first.index))
             continue
         yield from back(ctx)
     if not _at_storage_root(ctx):
-        raise OracleError("could not reach the top of internal storage in Files")
+        raise OracleError(f"could not reach the top of internal storage in Files ({ctx.family(APP)} family)")
     return ctx.obs
 
 
 def enter(ctx: Ctx, name: str) -> Skill:
     """Tap the folder row ``name`` in the current listing and check we are inside it."""
-    el = yield from scroll_to(ctx, pred=_row_title(ctx, name))
+    el = yield from _find_row_title(ctx, name)
     yield from act(ctx, Tap(target=el.index))
-    if toolbar_title(ctx) != name and not (ctx.flavor == "aosp" and toolbar_title(ctx) == "Downloads"):
+    if toolbar_title(ctx) != name:
         crumbs = [c.text for c in _crumbs(ctx)]
         if not crumbs or crumbs[-1] != name:
             raise OracleError(f"did not open folder {name!r} (title {toolbar_title(ctx)!r})")
@@ -178,35 +190,45 @@ def select(ctx: Ctx, path: str) -> Skill:
     """Open the item's folder and long-press it into selection ("1 selected")."""
     parent, name = split(path)
     yield from open_folder(ctx, parent)
-    el = yield from scroll_to(ctx, pred=_row_title(ctx, name))
+    el = yield from _find_row_title(ctx, name)
     yield from act(ctx, LongPress(target=el.index))
-    if toolbar_title(ctx) != "1 selected":
+    if _drv().selected_count(ctx.ui(APP)) != 1:
         raise OracleError(f"long press did not select {name!r} (title {toolbar_title(ctx)!r})")
     return ctx.obs
 
 
-def _menu(ctx: Ctx, label: str) -> Skill:
-    yield from tap(ctx, desc="More options", scroll=False)
-    return (yield from tap(ctx, label, scroll=False, pred=lambda e: e.resource_id.endswith("/title")))
+def _menu(ctx: Ctx, key: str) -> Skill:
+    """Overflow → the item the family words ``key`` (e.g. 'Move to…')."""
+    yield from tap_role(ctx, APP, "more_options")
+    labels = _labels(ctx, key)
+    return (yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels))
+
+
+def _labels(ctx: Ctx, key: str) -> set[str]:
+    w = ctx.words(APP, key)
+    return {norm(x) for x in (w if isinstance(w, list) else [w])}
 
 
 def _dialog_error(ctx: Ctx) -> str | None:
-    err = ctx.find(rid="textinput_error")
+    err = ctx.role(APP, "name_error")
     return err.text if err is not None else None
 
 
 def _name_dialog(ctx: Ctx, name: str, confirm: str) -> Skill:
-    yield from type_into(ctx, None, name, clear=True, cls="EditText")
-    yield from tap(ctx, confirm, cls="Button", scroll=False)
+    field = ctx.need(APP, "name_field")
+    if not field.focused:
+        yield from act(ctx, Tap(target=field.index))
+    yield from act(ctx, TypeText(text=name, clear=True))
+    yield from tap_role(ctx, APP, confirm)
     err = _dialog_error(ctx)
     if err:
-        yield from tap(ctx, "Cancel", cls="Button", scroll=False)
+        yield from tap_role(ctx, APP, "dialog_cancel")
         raise OracleError(err)
     return ctx.obs
 
 
 def _toast(ctx: Ctx) -> str:
-    el = ctx.find(cls="Toast")
+    el = ctx.role(APP, "toast")
     return el.text if el is not None else ""
 
 
@@ -216,9 +238,9 @@ def create_folder(ctx: Ctx, parent_path: str, name: str) -> Skill:
     """Create folder ``name`` in ``parent_path`` (overflow → New folder); returns its path."""
     parent = norm_path(parent_path)
     yield from open_folder(ctx, parent)
-    yield from _menu(ctx, "New folder")
-    yield from _name_dialog(ctx, name, ctx.t("Create", "OK"))
-    yield from scroll_to(ctx, pred=_row_title(ctx, name.strip()))
+    yield from _menu(ctx, "new_folder")
+    yield from _name_dialog(ctx, name, "create_folder_ok")
+    yield from _find_row_title(ctx, name.strip())
     return f"{parent}/{name.strip()}"
 
 
@@ -226,47 +248,62 @@ def rename_file(ctx: Ctx, path: str, new_name: str) -> Skill:
     """Rename a file or folder (select → More options → Rename); returns the new path."""
     parent, _ = split(path)
     yield from select(ctx, path)
-    yield from _menu(ctx, "Rename")
-    yield from _name_dialog(ctx, new_name, ctx.t("Rename", "OK"))
-    yield from scroll_to(ctx, pred=_row_title(ctx, new_name.strip()))
+    yield from _menu(ctx, "rename")
+    yield from _name_dialog(ctx, new_name, "rename_ok")
+    yield from _find_row_title(ctx, new_name.strip())
     return f"{parent}/{new_name.strip()}"
+
+
+def _pick(ctx: Ctx, part: str) -> Skill:
+    """In the folder picker, enter ``part`` (a greyed-out row cannot be entered)."""
+    el = yield from _find_row_title(ctx, part)
+    yield from act(ctx, Tap(target=el.index))
+    crumbs = [c.text for c in _crumbs(ctx)]
+    if not crumbs or crumbs[-1] != part:  # a greyed-out row (a file, or the item itself)
+        yield from tap_role(ctx, APP, "picker_cancel")
+        raise OracleError(f"{part!r} cannot be picked as a destination")
+    return ctx.obs
+
+
+def _transfer(ctx: Ctx, path: str, dest_dir: str, menu_key: str, verb: str) -> Skill:
+    """Select ``path``, overflow → Move to… / Copy to…, pick ``dest_dir`` in the picker, confirm."""
+    _, name = split(path)
+    dest = norm_path(dest_dir)
+    yield from select(ctx, path)
+    yield from _menu(ctx, menu_key)
+    if not _in_picker(ctx):
+        raise OracleError("the folder picker did not open")
+    crumbs = _crumbs(ctx)
+    if len(crumbs) > 1 and crumbs[0].text == _root_title(ctx):
+        yield from act(ctx, Tap(target=crumbs[0].index))
+    for part in parts_of(dest):
+        yield from _pick(ctx, part)
+    yield from tap_role(ctx, APP, "picker_confirm")
+    if _in_picker(ctx):
+        msg = _toast(ctx)
+        yield from tap_role(ctx, APP, "picker_cancel")
+        raise OracleError(f"{verb} refused: {msg or 'still in the picker'}")
+    return f"{dest}/{name}"
 
 
 def move_file(ctx: Ctx, path: str, dest_dir: str) -> Skill:
     """Move a file or folder into ``dest_dir`` (select → Move to… → pick folder → Move)."""
-    _, name = split(path)
-    dest = norm_path(dest_dir)
-    yield from select(ctx, path)
-    yield from _menu(ctx, ctx.t("Move to", "Move to…"))
-    if not _in_picker(ctx):
-        raise OracleError("the folder picker did not open")
-    crumbs = _crumbs(ctx)
-    if len(crumbs) > 1 and crumbs[0].text == STORAGE:
-        yield from act(ctx, Tap(target=crumbs[0].index))
-    for part in parts_of(dest):
-        el = yield from scroll_to(ctx, pred=_row_title(ctx, part))
-        yield from act(ctx, Tap(target=el.index))
-        crumbs = [c.text for c in _crumbs(ctx)]
-        if not crumbs or crumbs[-1] != part:  # a greyed-out row (a file, or the item itself)
-            yield from tap(ctx, "Cancel", cls="Button", scroll=False)
-            raise OracleError(f"{part!r} cannot be picked as a destination")
-    yield from tap(ctx, ctx.t("Move here", "Move"), cls="Button", scroll=False)
-    if _in_picker(ctx):
-        msg = _toast(ctx)
-        yield from tap(ctx, "Cancel", cls="Button", scroll=False)
-        raise OracleError(f"move refused: {msg or 'still in the picker'}")
-    return f"{dest}/{name}"
+    return (yield from _transfer(ctx, path, dest_dir, "move_to", "move"))
+
+
+def copy_file(ctx: Ctx, path: str, dest_dir: str) -> Skill:
+    """Copy a file into ``dest_dir`` (select → Copy to… → pick the folder → Copy)."""
+    return (yield from _transfer(ctx, path, dest_dir, "copy_to", "copy"))
 
 
 def delete_file(ctx: Ctx, path: str) -> Skill:
     """Delete a file or folder (select → Delete → confirm)."""
     _, name = split(path)
     yield from select(ctx, path)
-    yield from tap(ctx, desc="Delete", scroll=False)
-    msg = ctx.find(rid="android:id/message")
-    if msg is None or not msg.text.startswith("Delete"):
+    yield from tap_role(ctx, APP, "delete_selected")
+    if ctx.role(APP, "delete_message") is None:
         raise OracleError("no delete confirmation")
-    yield from tap(ctx, "Delete", cls="Button", scroll=False)
+    yield from tap_role(ctx, APP, "delete_ok")
     if any(t == name for t, _ in rows(ctx)):
         raise OracleError(f"{name!r} is still listed after delete")
     return norm_path(path)
@@ -307,20 +344,16 @@ def read_file_size(ctx: Ctx, path: str) -> Skill:
     """The size Files shows for ``path`` (e.g. "184 kB"), from its row or, for a folder, its details."""
     parent, name = split(path)
     yield from open_folder(ctx, parent)
-    yield from scroll_to(ctx, pred=_row_title(ctx, name))
+    yield from _find_row_title(ctx, name)
     sub = _row_subtitle(ctx, name) or ""
     m = SIZE_RE.search(sub)
     if m:
         return m.group(1)
     # a folder: its properties show the total size
     yield from select(ctx, path)
-    yield from _menu(ctx, ctx.t("Details", "Properties"))
-    size = ctx.find(rid="info_size")
-    val = None
-    if size is not None:
-        inside = [e for e in ctx.obs.elements if e.resource_id.endswith("/summary")
-                  and size.bounds.top <= e.bounds.center[1] <= size.bounds.bottom]
-        val = inside[0].text if inside else None
+    yield from _menu(ctx, "properties")
+    info = {norm(k): v for k, v in _drv().info(ctx.ui(APP)).items()}
+    val = next((info[k] for k in _labels(ctx, "size_key") if k in info), None)
     if not val:
         raise OracleError(f"no size shown for {path!r}")
     return val

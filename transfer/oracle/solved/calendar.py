@@ -14,7 +14,7 @@ from typing import Any
 
 from actionmap.actions import Scroll
 
-from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, tap
+from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, tap_role
 from ..skills import calendar as Cal
 from ..solutions import solution
 
@@ -29,18 +29,19 @@ def _at(inst: Any, dkey: str = "d", tkey: str = "t") -> datetime:
 
 
 def _collect_day(ctx: Ctx, seen: dict[str, tuple[str, str]]) -> None:
-    for e in ctx.obs.elements:
-        if e.resource_id.endswith(("/event_chip", "/event_item")) and e.content_desc:
+    for e in ctx.roles(Cal.APP, "event"):
+        if e.content_desc:
             title, _, when = e.content_desc.rpartition(", ")
             seen.setdefault(e.content_desc, (title or when, when if title else ""))
 
 
 def _read_shown_day(ctx: Ctx) -> Skill:
     """Events of the day on screen: sim lists them under the month grid (scroll down for more);
-    aosp's Day view starts at 08:00, so it is scrolled up for earlier events, then down."""
+    a Day view starts at 08:00, so it is scrolled up for earlier events, then down."""
     seen: dict[str, tuple[str, str]] = {}
     _collect_day(ctx, seen)
-    for direction in (("up", "down") if ctx.flavor == "aosp" else ("down",)):
+    day_view = ctx.role(Cal.APP, "day_label") is not None
+    for direction in (("up", "down") if day_view else ("down",)):
         for _ in range(ctx.max_scrolls):
             before = [(e.text, e.bounds) for e in ctx.obs.elements]
             yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
@@ -64,7 +65,7 @@ def show_month(ctx: Ctx, day: Date) -> Skill:
         diff = (day.year - y) * 12 + (day.month - m)
         if diff == 0:
             return ctx.obs
-        yield from tap(ctx, desc="Next month" if diff > 0 else "Previous month", scroll=False)
+        yield from tap_role(ctx, Cal.APP, "next_month" if diff > 0 else "prev_month")
     raise OracleError(f"could not page to {day:%Y-%m}")
 
 
@@ -80,8 +81,8 @@ def event_counts(ctx: Ctx, days: list[Date]) -> Skill:
             continue
         yield from show_month(ctx, day)
         want = norm(Cal.long_date(day))
-        cell = ctx.find(rid="month_day", pred=lambda e: norm(e.content_desc) == want
-                        or norm(e.content_desc).startswith(want + ","))
+        cell = next((e for e in ctx.roles(Cal.APP, "month_day") if norm(e.content_desc) == want
+                     or norm(e.content_desc).startswith(want + ",")), None)
         if cell is None:
             raise OracleError(f"no day cell for {Cal.long_date(day)}")
         m = _COUNT.search(cell.content_desc)
@@ -96,7 +97,7 @@ def edit_event(ctx: Ctx, title: str, day: Date, *, location: str | None = None, 
     if new_day is not None:
         yield from Cal._set_date(ctx, "start", new_day)
     if location is not None:
-        yield from Cal._type(ctx, location, rid="location", cls="EditText")
+        yield from Cal._type(ctx, "location_field", location)
     return (yield from Cal._save(ctx))
 
 

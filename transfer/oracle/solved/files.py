@@ -14,9 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from actionmap.actions import Tap
-
-from ..base import Ctx, OracleError, Skill, act, answer, complete, scroll_to, tap
+from ..base import Ctx, OracleError, Skill, answer, complete
 from ..skills import files as F
 from ..solutions import solution
 from ._util import retrying
@@ -36,34 +34,7 @@ def size_bytes(text: str) -> float | None:
 
 def copy_file(ctx: Ctx, path: str, dest_dir: str) -> Skill:
     """Copy a file into ``dest_dir`` (select → Copy to… → pick the folder → Copy)."""
-    _, name = F.split(path)
-    dest = F.norm_path(dest_dir)
-    yield from F.select(ctx, path)
-    yield from F._menu(ctx, ctx.t("Copy to", "Copy to…"))
-    if not F._in_picker(ctx):
-        raise OracleError("the folder picker did not open")
-    crumbs = F._crumbs(ctx)
-    if len(crumbs) > 1 and crumbs[0].text == F.STORAGE:
-        yield from act(ctx, Tap(target=crumbs[0].index))
-    for part in F.parts_of(dest):
-        yield from _pick(ctx, part)
-    yield from tap(ctx, ctx.t("Copy here", "Copy"), cls="Button", scroll=False)
-    if F._in_picker(ctx):
-        msg = F._toast(ctx)
-        yield from tap(ctx, "Cancel", cls="Button", scroll=False)
-        raise OracleError(f"copy refused: {msg or 'still in the picker'}")
-    return f"{dest}/{name}"
-
-
-def _pick(ctx: Ctx, part: str) -> Skill:
-    """In the folder picker, enter ``part`` (a greyed-out row cannot be entered)."""
-    el = yield from scroll_to(ctx, pred=F._row_title(ctx, part))
-    yield from act(ctx, Tap(target=el.index))
-    crumbs = [c.text for c in F._crumbs(ctx)]
-    if not crumbs or crumbs[-1] != part:
-        yield from tap(ctx, "Cancel", cls="Button", scroll=False)
-        raise OracleError(f"{part!r} cannot be picked as a destination")
-    return ctx.obs
+    return (yield from F.copy_file(ctx, path, dest_dir))
 
 
 # --- operate -------------------------------------------------------------------------------------

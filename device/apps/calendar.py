@@ -1,0 +1,133 @@
+"""Calendar: the calendar views, an event's details, the event editor and its pickers — read by role.
+
+What a person reads off a calendar view is its *events*: an event is a chip in a day or month
+view (the simulator's ``event_chip``; Google Calendar's Views described "<title>, <time> …" or
+"<title>, All day: …") or a row in an agenda, a day's list or search results (AOSP/Etar's
+``agenda_item``). An event's title is the chip's text, the title inside the row, or — for a
+chip that only has a description — the description up to its time or "All day". AOSP's and
+Etar's month, week and day views are drawn on a canvas: their events are readable in the
+Agenda view, in search results and on the event's details.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, ClassVar
+
+from actionmap.observation import UIElement
+
+from .base import AppDriver
+from .match import Matcher, inside, norm
+
+# "<title>, <time or All day> …": where a described chip's title ends
+_DESC_TITLE = re.compile(r"^(.*?),\s*(?:all[ -]day\b|\d{1,2}[:.]\d{2}|\d{1,2}\s?[ap]\.?\s?m\b)", re.I)
+
+
+def inner_text(m: Matcher, box: UIElement) -> str:
+    """The first non-empty text inside ``box`` (a row's own label)."""
+    for e in m.elements:
+        if e.index != box.index and e.text.strip() and inside(e, box):
+            return e.text.strip()
+    return ""
+
+
+def field_text(e: UIElement | None) -> str | None:
+    """A form field's value: '' when it only shows its hint."""
+    if e is None:
+        return None
+    t = e.text or ""
+    if e.hint and norm(t) == norm(e.hint):
+        return ""
+    return t
+
+
+class CalendarDriver(AppDriver):
+    app = "calendar"
+    control_roles: ClassVar[tuple[str, ...]] = (
+        "create_event", "new_event_option", "drawer_toggle", "view_month", "prev_month", "next_month", "month_label",
+        "view_title", "month_day", "day_label", "event", "search", "search_field",
+        "event_title", "event_date", "event_time", "event_location", "event_description", "edit_event",
+        "delete_event", "more_options", "menu_item", "confirm_delete",
+        "title_field", "all_day", "start_date", "start_time", "end_date", "end_time", "location_field",
+        "description_field", "save", "cancel_edit", "discard",
+        "date_text_mode", "date_text_field", "date_month", "date_day", "date_year", "time_text_mode",
+        "time_hour_field", "time_minute_field", "am", "pm", "dialog_ok", "permission_allow", "navigate_up",
+    )
+
+    # --- events ------------------------------------------------------------------------------------
+    def event_title(self, m: Matcher, e: UIElement) -> str:
+        """The title an event's chip or row shows."""
+        if e.text.strip():
+            return e.text.strip()
+        t = m.first("event_row_title", within=e)
+        if t is not None and t.text.strip():
+            return t.text.strip()
+        d = e.content_desc.strip()
+        hit = _DESC_TITLE.match(d)
+        if hit:
+            return hit.group(1).strip()
+        return d.split(",")[0].strip() if d else inner_text(m, e)
+
+    def events(self, m: Matcher) -> list[str]:
+        """Titles of the events on screen, top to bottom (each once per chip or row)."""
+        out = []
+        for e in m.find("event"):
+            t = self.event_title(m, e)
+            if t:
+                out.append(t)
+        return out
+
+    def event_for(self, m: Matcher, title: str) -> UIElement | None:
+        want = norm(title)
+        return next((e for e in m.find("event") if norm(self.event_title(m, e)) == want), None)
+
+    # --- the other screens -------------------------------------------------------------------------
+    def row_value(self, m: Matcher, role: str) -> str | None:
+        """A details line: its text, else the label inside its row, else its description."""
+        e = m.first(role)
+        if e is None:
+            return None
+        return e.text.strip() or inner_text(m, e) or e.content_desc.strip()
+
+    def details(self, m: Matcher) -> dict[str, Any]:
+        return {k: self.row_value(m, r) for k, r in (
+            ("title", "event_title"), ("date", "event_date"), ("time", "event_time"),
+            ("location", "event_location"), ("description", "event_description"))}
+
+    def editor(self, m: Matcher) -> dict[str, Any]:
+        sw = m.first("all_day")
+        return {
+            "title": field_text(m.first("title_field")),
+            "all_day": bool(sw.checked) if sw is not None else None,
+            "start_date": field_text(m.first("start_date")), "start_time": field_text(m.first("start_time")),
+            "end_date": field_text(m.first("end_date")), "end_time": field_text(m.first("end_time")),
+            "location": field_text(m.first("location_field")),
+            "description": field_text(m.first("description_field")),
+        }
+
+    def visible(self, m: Matcher, screen: str | None) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if screen in ("event_editor",):
+            out["fields"] = self.editor(m)
+            return out
+        if screen == "event_details":
+            out["event"] = self.details(m)
+            out["title"] = out["event"]["title"]
+            return out
+        if screen in ("date_picker", "time_picker", "discard_dialog", "delete_dialog", "menu"):
+            if screen == "menu":
+                out["menu"] = [e.text for e in m.find("menu_item")]
+            return out
+        for role, key in (("month_label", "month"), ("day_label", "day")):
+            e = m.first(role)
+            if e is not None and e.text:
+                out[key] = e.text
+        vt = m.first("view_title")
+        title = out.get("day") or out.get("month") or (vt.text if vt is not None else None)
+        if title:
+            out["title"] = title
+        out["events"] = self.events(m)
+        if screen == "search":
+            f = m.first("search_field")
+            out["query"] = field_text(f) or ""
+        return out
