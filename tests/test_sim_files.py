@@ -160,10 +160,10 @@ def test_screens_sort_and_details(flavor: str) -> None:
         else:
             yield from tap(c, desc="More options", scroll=False)
             yield from tap(c, "Sort by", scroll=False)
-        yield from tap(c, c.t("Largest first", "Size (largest first)"), cls="RadioButton", scroll=False)
+        yield from tap(c, ("Size (largest first)" if c.flavor == "aosp" else "Largest first"), cls="RadioButton", scroll=False)
         order = [t for t, _ in F.rows(c)]
         yield from tap(c, "boarding_pass.pdf", rid="title")
-        yield from tap(c, desc=c.t("Details", "Properties"), scroll=False)
+        yield from tap(c, desc=("Properties" if c.flavor == "aosp" else "Details"), scroll=False)
         details = {t.text for t in c.find_all(rid="summary")}
         cat_rows: list[str] = []
         if c.flavor == "aosp":

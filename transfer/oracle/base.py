@@ -1,16 +1,17 @@
 """Scripted oracle skills: generators that solve tasks from observations.
 
 A skill is a generator: it yields one :class:`Action` at a time and receives the next
-:class:`Observation` back (``obs = yield Tap(target=i)``). It finds elements by text,
-resource id or role — never by recorded coordinates — so the same skill works on every
-screen size, in both flavors, and on a real phone. The oracle proves each task solvable
+:class:`Observation` back (``obs = yield Tap(target=i)``). It finds controls by *role* through
+the app UI layer (:mod:`device.apps`) — never by recorded coordinates, and never by a resource
+id or label literal of its own — so the same skill works on every screen size, in the
+simulator's flavors and on each phone family's apps. The oracle proves each task solvable
 and, run on a device, tells bridge faults (s2r failed the oracle) from policy faults.
 
 Write skills with the helpers here, e.g.::
 
-    def set_wifi(ctx: Ctx, on: bool) -> Skill:
-        yield from open_app(ctx, "settings")
-        yield from tap(ctx, text=ctx.t("Wi‑Fi", "Network & internet"))
+    def add_alarm(ctx: Ctx) -> Skill:
+        yield from open_app(ctx, "clock")
+        yield from tap_role(ctx, "clock", "add_alarm")       # whatever this family marks as "add"
         ...
 """
 
@@ -56,10 +57,6 @@ class Ctx:
     steps: int = 0
     max_scrolls: int = 12
     families: dict[str, str] = field(default_factory=dict)
-
-    def t(self, sim_text: str, aosp_text: str | None = None) -> str:
-        """Old two-flavor wording (being replaced by :meth:`words`; do not use in new skills)."""
-        return aosp_text if self.flavor == "aosp" and aosp_text is not None else sim_text
 
     # --- the app UI layer --------------------------------------------------------------------
     def family(self, app: str) -> str:
