@@ -15,12 +15,16 @@ touch. :func:`compare` of the snapshot at session start with the one after close
 * ``unreadable`` — what this phone does not let the shell read (so the audit cannot vouch for it).
 
 The audit writes nothing. Alarms and timers have no provider (the Clock UI would have to be
-driven), so they are outside it; teardown's own UI checks cover them.
+driven), so its snapshots cannot see them; teardown checks them in the Clock app instead, and
+what it could not delete (:attr:`device.writers.TeardownReport.leftovers`) or could not read
+(``unverified``) is added here by :meth:`PhoneAudit.add_teardown` — so the run's leftover count
+and ``phone_audit.json`` carry every alarm s2r or an episode left, not only provider rows.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -81,6 +85,13 @@ class PhoneAudit(BaseModel):
     @property
     def clean(self) -> bool:
         return not (self.leftovers or self.changed)
+
+    def add_teardown(self, leftovers: Sequence[str], unverified: Sequence[str] = ()) -> "PhoneAudit":
+        """Take in what teardown knows and no provider shows: the alarms (and timers) it could not
+        delete are leftovers, one entry each; the alarm lists it could not read are not readable."""
+        self.leftovers += list(leftovers)
+        self.unreadable += [x for x in unverified if x not in self.unreadable]
+        return self
 
     def summary(self) -> str:
         return (f"{self.serial}: {len(self.leftovers)} leftover(s), {len(self.changed)} change(s) to the phone's own "

@@ -463,6 +463,8 @@ class DeviceEnv:
 
                 self.audit = compare(self.audit_start, snapshot(self.shell, restricted_sms=not self.root_shell),
                                      s2r_files=self._s2r_paths)
+                if self.writer is not None:  # what only the screen shows (alarms): teardown's own count
+                    self.audit.add_teardown(self.writer.leftovers, self.writer.unverified)
         except (DeviceLost, DeviceCommandError) as e:
             log.warning("%s: close could not finish (%s); the journal stays for next time", self.serial, e)
         if self.observer is not None:

@@ -15,7 +15,12 @@ files               ``find /sdcard/ -mindepth 1 -exec stat -c … {} +`` (else `
 foreground          ``dumpsys window`` (focused window), ``dumpsys activity activities``
 device              ``getprop``
 alarms              optional UI probe: open Clock, read the alarm list, go back
+dialer_number       the dial pad's number field, when a dialer shows it (never navigates)
 ==================  ===================================================================
+
+Screens are read through the app UI layer (:mod:`device.apps`): the Clock driver finds the
+alarm list's cards, times, labels, switches and Delete buttons by role, the Phone driver the dial
+pad's number, each in the app's family on the phone — no resource id or label is named here.
 
 Every ``content query`` passes ``--projection`` so rows split unambiguously. A field that
 cannot be read (provider missing, permission denied, unknown output) stays ``None`` — the
@@ -34,11 +39,11 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, Field
 
-from actionmap.observation import UIElement
+from actionmap.observation import Bounds, UIElement
 from actionmap.worldstate import (DAYS, Alarm, CalendarEvent, Call, Contact, DeviceInfo, FileEntry,
                                   ForegroundState, Message, Settings, WorldState)
 from device.adbshell import DeviceLost, Shell
@@ -56,6 +61,7 @@ __all__ = [
     "parse_ls_lr", "alarms_from_elements", "open_alarm_list", "parse_alarm_time", "parse_alarm_days", "UIProbe", "read_setting",
     "CONTACT_DATA_COLS", "SMS_COLS", "EVENT_COLS", "CALL_COLS", "MIME_NOTE", "read_setting_service",
     "SERVICE_STATUS", "SERVICE_MIRRORED", "ServiceUnavailable", "RESTRICTED_SMS_NOTE", "HIDDEN_SMS_BOXES",
+    "ClockScreen", "AlarmCard", "probe_family", "dial_pad_number", "is_dialer_package", "scroll_to_top",
 ]
 
 # ------------------------------------------------------------------------------------------ run tags
@@ -269,56 +275,247 @@ def parse_alarm_days(text: str) -> list[str] | None:
     return [d for d in DAYS if d in days]
 
 
-def alarms_from_elements(elements: Sequence[UIElement], clipped: list[Alarm] | None = None) -> list[Alarm]:
-    """Alarms shown in a Clock app's alarm list (AOSP/Pixel DeskClock ids, and the sim's aosp clock).
+# The Clock app's screens are read through the app UI layer (device.apps): the Clock driver knows
+# each family's alarm list by role (alarm_card, alarm_time, alarm_label, alarm_switch, delete …),
+# so nothing here names a resource id or a label.
+def probe_family(ui: Any, app: str) -> str | None:
+    """The family of ``app`` on the probed phone, when the probe knows it (``DeviceEnv.probe_family``);
+    None lets the driver tell the family from the screen's package."""
+    fn = getattr(ui, "probe_family", None)
+    if fn is None:
+        return None
+    try:
+        return fn(app)
+    except DeviceLost:
+        raise
+    except Exception:  # noqa: BLE001 - the family is a hint: the screen's package still tells it
+        return None
 
-    Each ``digital_clock`` text is one alarm; its ``onoff`` switch, ``label`` and
-    ``days_of_week`` are the ones inside the same ``alarm_item`` container (else the nearest
-    below it, before the next alarm). The run-tag marker is stripped from labels.
-    Vibrate is not shown in the list and is reported as the default (True).
 
-    With ``clipped`` (a list to fill), an alarm whose list item touches the top or bottom edge
-    of the scrolling list goes there instead of into the result: part of it (its label, its
-    days) may be scrolled out of view, and read as it shows it would be a different alarm.
+def _rid_package(elements: Sequence[UIElement]) -> str | None:
+    """The app package the elements' resource ids name, for element lists that carry no package
+    attribute (hand-made lists, tools that leave it out; uiautomator's dumps always carry one)."""
+    from collections import Counter
+
+    from device.apps.base import OVERLAY_HINTS
+    from device.apps.match import SYSTEM_PACKAGES
+
+    pkgs = Counter(e.resource_id.split(":id/", 1)[0] for e in elements if ":id/" in e.resource_id)
+    for pkg, _n in pkgs.most_common():
+        if pkg not in SYSTEM_PACKAGES and not any(h in pkg for h in OVERLAY_HINTS):
+            return pkg
+    return None
+
+
+class AlarmCard(NamedTuple):
+    """One alarm's list item on one screen."""
+
+    card: UIElement
+    """The driver's ``alarm_card``: the list item around the alarm's time."""
+    hm: tuple[int, int]
+    view: Any
+    """A :class:`device.apps.match.Matcher` over this card alone (and the list around it): each card
+    resolves its roles by itself, so a collapsed card's ``label`` and an expanded one's ``edit_label``
+    on the same screen are both found."""
+    extent: Bounds
+    """From the card's top to the next card's: an expanded card's controls (its Delete) may lie
+    below the item's own box."""
+
+
+class ClockScreen:
+    """One screen of the Clock app, read by the Clock driver (``device.apps.driver("clock")``).
+
+    ``family``: the app's family on this phone (the probe's ``probe_family``); without it the
+    driver tells it from the screen's package (``family_of``), and a package no family ships is
+    read with the family-free ``generic`` roles."""
+
+    def __init__(self, elements: Sequence[UIElement], family: str | None = None, package: str | None = None):
+        from device.apps import driver
+        from device.apps.base import foreground_package
+
+        self.elements = list(elements)
+        self.driver: Any = driver("clock")
+        self.package = package or foreground_package(self.elements) or _rid_package(self.elements)
+        self.family = family or self.driver.family_of(self.package, None, self.elements)
+        self.m = self.driver.matcher(self.elements, self.family, self.package)
+        self._cards: list[AlarmCard] | None = None
+
+    # --- what the screen is ----------------------------------------------------------------
+    def is_alarm_list(self) -> bool:
+        """The screen is the Alarm tab's list (with alarms, or empty with its add button)."""
+        return self.m.screen() == "alarm_list"
+
+    def alarm_tab(self) -> UIElement | None:
+        """The Alarm tab of the app's tab bar: the family's ``tab_alarm``, else the ``tab`` that the
+        family's wording names the alarm tab."""
+        own = self.m.first("tab_alarm")
+        if own is not None:
+            return own
+        words = self.m.family.texts.get("tabs") or {}
+        want = words.get("alarm") if isinstance(words, dict) else None
+        names = {_norm(w) for w in (want if isinstance(want, list) else [want]) if w}
+        if not names:
+            return None
+        tabs = [e for e in self.m.find("tab") if _norm(e.content_desc) in names or _norm(e.text) in names]
+        return next((e for e in tabs if e.clickable), None) or (tabs[0] if tabs else None)
+
+    def list_view(self, card: UIElement) -> Bounds | None:
+        """The scrolling list the card lies in (the ``alarm_list`` role, else the smallest scrolling
+        container around it)."""
+        from device.apps.match import inside
+
+        lists = [e for e in self.m.find("alarm_list") if inside(card, e)] or \
+                [e for e in self.elements if e.scrollable and inside(card, e)]
+        return min(lists, key=lambda e: e.bounds.area).bounds if lists else None
+
+    # --- the cards ---------------------------------------------------------------------------
+    def cards(self) -> list[AlarmCard]:
+        """Every alarm card with a readable time, top to bottom (a card nested in another card
+        around the same time is the same alarm: the outer one is kept)."""
+        if self._cards is None:
+            self._cards = self._find_cards()
+        return list(self._cards)
+
+    def _find_cards(self) -> list[AlarmCard]:
+        from device.apps.match import encloses
+
+        found = sorted(self.m.find("alarm_card"), key=lambda e: (e.bounds.top, -e.bounds.area))
+        heads: list[tuple[UIElement, tuple[int, int]]] = []
+        times: set[int] = set()
+        for card in found:
+            t = self.m.first("alarm_time", within=card)
+            hm = parse_alarm_time(t.text or t.content_desc) if t is not None else None
+            if t is None or hm is None or t.index in times or any(encloses(c, card) for c, _ in heads):
+                continue
+            times.add(t.index)
+            heads.append((card, hm))
+        out = []
+        for i, (card, hm) in enumerate(heads):
+            nxt = next((c.bounds.top for c, _ in heads[i + 1:] if c.bounds.top > card.bounds.top), 10 ** 6)
+            b = card.bounds
+            extent = Bounds(left=b.left, top=b.top, right=b.right, bottom=max(b.bottom, nxt - 1))
+            out.append(AlarmCard(card, hm, self._card_view(card, extent), extent))
+        return out
+
+    def _card_view(self, card: UIElement, extent: Bounds) -> Any:
+        from device.apps.match import encloses
+
+        own = [e for e in self.elements if e.index == card.index or encloses(e, card) or _within(e, extent)]
+        return self.driver.matcher(own, self.family, self.package)
+
+    def in_card(self, c: AlarmCard, role: str, whole: bool = False) -> list[UIElement]:
+        """Elements playing ``role`` in this card (``whole``: anywhere in its extent, below its box too)."""
+        box = c.extent if whole else c.card.bounds
+        return [e for e in c.view.find(role) if _within(e, box)]
+
+    def label(self, c: AlarmCard) -> str:
+        """The alarm's label as a person reads it ('' for none), run-tag markers stripped."""
+        return untagged(self.driver.card_label(c.view, c.card) or "")
+
+    def carries(self, c: AlarmCard, tag: str) -> bool:
+        """The card shows text carrying the run tag (its label, wherever the family shows it: the
+        marker is s2r's own, so any text of the card that carries it is this alarm's)."""
+        return any(has_tag(e.text, tag) or has_tag(e.content_desc, tag) for e in c.view.elements
+                   if e.index != c.card.index and _within(e, c.card.bounds))
+
+    def tagged(self, c: AlarmCard) -> bool:
+        """The card carries some run tag (a setup's alarm)."""
+        return any(strip_tag(e.text)[1] or strip_tag(e.content_desc)[1] for e in c.view.elements
+                   if e.index != c.card.index and _within(e, c.card.bounds))
+
+    def alarm(self, c: AlarmCard) -> Alarm:
+        sw = c.view.first("alarm_switch", within=c.card)
+        days = self.driver.card_days(c.view, c.card) or []
+        return Alarm(hour=c.hm[0], minute=c.hm[1], enabled=bool(sw.checked) if sw is not None else True,
+                     label=self.label(c), days=[d for d in DAYS if d in days])  # type: ignore[arg-type]
+
+    def clipped(self, c: AlarmCard) -> bool:
+        """The card touches the top or bottom edge of its scrolling list: part of it (its label, its
+        days) may be scrolled out of view."""
+        view = self.list_view(c.card)
+        if view is None:
+            return False
+        return c.card.bounds.top <= view.top + 1 or c.card.bounds.bottom >= view.bottom - 1
+
+
+def _norm(s: str | None) -> str:
+    from device.apps.match import norm
+
+    return norm(s)
+
+
+def _within(e: UIElement, box: Bounds) -> bool:
+    cx, cy = e.bounds.center
+    return box.left <= cx <= box.right and box.top <= cy <= box.bottom
+
+
+def alarms_from_elements(elements: Sequence[UIElement], clipped: list[Alarm] | None = None, *,
+                         family: str | None = None, package: str | None = None) -> list[Alarm]:
+    """Alarms shown in a Clock app's alarm list, read by the Clock driver in the app's family.
+
+    Each ``alarm_card`` with a readable ``alarm_time`` is one alarm; its switch, label and repeat
+    days are the ones the driver finds in that card (a collapsed card's label and an expanded
+    one's alike). The run-tag marker is stripped from labels. Vibrate is not shown in the list and
+    is reported as the default (True).
+
+    With ``clipped`` (a list to fill), an alarm whose card touches the top or bottom edge of the
+    scrolling list goes there instead of into the result: part of it (its label, its days) may be
+    scrolled out of view, and read as it shows it would be a different alarm.
     """
-    def rid(e: UIElement) -> str:
-        return e.resource_id.rsplit("/", 1)[-1]
-
-    clocks = [e for e in elements if rid(e) == "digital_clock" and parse_alarm_time(e.text or e.content_desc)]
-    items = [e for e in elements if rid(e) == "alarm_item"]
-    lists = [e for e in elements if e.scrollable and any(e.bounds.contains(*c.bounds.center) for c in clocks)]
-    view = min(lists, key=lambda e: e.bounds.area).bounds if lists else None
+    screen = ClockScreen(elements, family, package)
     out = []
-    for i, c in enumerate(clocks):
-        box = next((it for it in items if it.bounds.contains(*c.bounds.center)), None)
-        nxt = clocks[i + 1].bounds.top if i + 1 < len(clocks) else 10 ** 9
-        if clipped is not None and view is not None:
-            top = box.bounds.top if box is not None else c.bounds.top - c.bounds.height
-            bottom = box.bounds.bottom if box is not None else min(nxt, c.bounds.bottom + 3 * c.bounds.height)
-            edge = top <= view.top + 1 or bottom >= view.bottom - 1
-        else:
-            edge = False
-
-        def near(e: UIElement) -> bool:
-            if box is not None:
-                return box.bounds.contains(*e.bounds.center)
-            return c.bounds.top - c.bounds.height <= e.bounds.center[1] < nxt
-
-        hm = parse_alarm_time(c.text or c.content_desc)
-        assert hm is not None
-        label = next((e.text for e in elements if rid(e) == "label" and near(e)), "")
-        label, _tag = strip_tag(label)
-        days_txt = next((e.text for e in elements if rid(e) == "days_of_week" and near(e)), "")
-        days = parse_alarm_days(days_txt) if days_txt else []
-        sw = next((e for e in elements if rid(e) == "onoff" and near(e)), None)
-        alarm = Alarm(hour=hm[0], minute=hm[1], enabled=bool(sw.checked) if sw is not None else True,
-                      label=label, days=days or [])  # type: ignore[arg-type]
-        (clipped if edge and clipped is not None else out).append(alarm)
+    for c in screen.cards():
+        a = screen.alarm(c)
+        (clipped if clipped is not None and screen.clipped(c) else out).append(a)
     return out
 
 
+def _phone_driver() -> Any:
+    from device.apps import driver
+
+    try:
+        return driver("phone")
+    except KeyError:
+        return None
+
+
+def is_dialer_package(package: str | None) -> bool:
+    """The package is a dialer: one the Phone driver's family data ships, or the registry's phone app."""
+    if not package:
+        return False
+    drv = _phone_driver()
+    if drv is not None and drv.family_of(package) is not None:
+        return True
+    from device.apps import app_of_package
+
+    return app_of_package(package) == "phone"
+
+
+def dial_pad_number(elements: Sequence[UIElement], family: str | None = None) -> str | None:
+    """The number on a dialer's pad as the Phone driver reads it (``digits``), keeping only what a pad
+    can enter; None when no dial pad is on screen (another app, or the dialer without its pad)."""
+    from device.apps.base import foreground_package
+
+    drv = _phone_driver()
+    pkg = foreground_package(elements)
+    if drv is None or not is_dialer_package(pkg):
+        return None
+    fam = family or drv.family_of(pkg, None, elements)
+    m = drv.matcher(elements, fam, pkg)
+    text = drv.read(elements, package=pkg, family=fam).visible.get("digits")
+    if text is None:  # a screen the driver does not name: the number field, if it is there
+        e = m.first("digits")
+        if e is None:
+            return None
+        text = "" if e.hint and _norm(e.text) == _norm(e.hint) else (e.text or "")
+    return re.sub(r"[^0-9*#+,;]", "", str(text))
+
+
 class UIProbe(Protocol):
-    """What the alarm probe needs from a driven phone (``DeviceEnv`` provides it)."""
+    """What the alarm probe needs from a driven phone (``DeviceEnv`` provides it).
+
+    A probe may also offer ``probe_family(app) -> str | None``, the family of an app on the phone
+    (see :func:`probe_family`)."""
 
     def probe_open(self, app: str) -> None: ...
     def probe_elements(self) -> list[UIElement]: ...
@@ -330,15 +527,15 @@ class UIProbe(Protocol):
 def open_alarm_list(ui: UIProbe, max_pages: int = 8) -> list[UIElement]:
     """Open the Clock app on its Alarm tab, scrolled to the top; returns what is on screen.
 
-    The app may resume where someone left it (another tab, a scrolled list), so the tab is
-    chosen and the list scrolled up until it stops moving.
+    The app may resume where someone left it (another tab, a scrolled list), so the Alarm tab is
+    chosen (when it is not the selected one, or the screen is not the alarm list) and the list
+    scrolled up until it stops moving.
     """
     ui.probe_open("clock")
     els = ui.probe_elements()
-    tabs = [e for e in els if (e.text or e.content_desc).strip().lower() in ("alarm", "alarms")
-            and e.resource_id.rsplit("/", 1)[-1] not in ("digital_clock", "label", "title")]
-    tab = next((e for e in tabs if e.clickable), None) or (tabs[0] if tabs else None)
-    if tab is not None and not any(e.resource_id.endswith("/digital_clock") for e in els):
+    screen = ClockScreen(els, probe_family(ui, "clock"))
+    tab = screen.alarm_tab()
+    if tab is not None and (not tab.selected or not screen.is_alarm_list()):
         ui.probe_tap(tab)
         els = ui.probe_elements()
     return scroll_to_top(ui, els, max_pages)
@@ -363,8 +560,10 @@ def probe_alarms(ui: UIProbe, max_pages: int = 8) -> list[Alarm] | None:
     """Read every alarm from the Clock app's list (top to bottom), then go home.
 
     Alarms identical in every shown field are reported once (the list cannot tell them apart).
+    None when no page showed the alarm list (the Clock app is missing, or shows something else).
     """
     els = open_alarm_list(ui)
+    family = probe_family(ui, "clock")
     seen: dict[tuple[int, int, str, tuple[str, ...], bool], Alarm] = {}
     pages = 0
     found_list = False
@@ -373,11 +572,12 @@ def probe_alarms(ui: UIProbe, max_pages: int = 8) -> list[Alarm] | None:
     while True:
         # an item cut by the list's edge is read on the page that shows it whole (pages overlap)
         edge: list[Alarm] = []
-        got = alarms_from_elements(els, clipped=edge)
+        screen = ClockScreen(els, family)
+        got = []
+        for c in screen.cards():
+            (edge if screen.clipped(c) else got).append(screen.alarm(c))
         cut += edge
-        found_list = found_list or bool(got) or bool(edge) \
-            or any(e.resource_id.endswith("/alarm_recycler_view") for e in els) \
-            or any((e.text or "").strip().lower() == "no alarms" for e in els)
+        found_list = found_list or bool(got) or bool(edge) or screen.is_alarm_list()
         for a in got:
             seen.setdefault((a.hour, a.minute, a.label, tuple(a.days), a.enabled), a)
         pages += 1
@@ -630,18 +830,18 @@ class StateReader:
     def dialer_number(self) -> str | None:
         """The digits on the dial pad, read off the screen when a dialer shows its pad.
 
-        No provider holds what is typed on the pad, but the pad's ``digits`` field (AOSP and
-        Google Dialer) shows it; the dialer formats it ("+1 303-555-0115"), so only the
-        characters a pad can enter are kept. Reads the current screen only — never navigates."""
+        No provider holds what is typed on the pad, but the pad's number field shows it: the Phone
+        driver (``device.apps.driver("phone")``) reads it by role (``digits``) in the dialer's
+        family. The dialer formats it ("+1 303-555-0115"), so only the characters a pad can enter
+        are kept. Reads the current screen only — never navigates."""
         if self.ui is None:
             self.notes["dialer_number"] = "read from the screen, and no UI is attached"
             return None
-        for e in self.ui.probe_elements():
-            if e.resource_id.endswith(":id/digits") and "dialer" in e.resource_id.split(":", 1)[0]:
-                text = "" if e.hint and e.text == e.hint else (e.text or "")
-                return re.sub(r"[^0-9*#+,;]", "", text)
-        self.notes["dialer_number"] = "the dial pad is not on screen"
-        return None
+        els = self.ui.probe_elements()
+        got = dial_pad_number(els, probe_family(self.ui, "phone"))
+        if got is None:
+            self.notes["dialer_number"] = "the dial pad is not on screen"
+        return got
 
     def _want(self, field: str) -> bool:
         return self.options.fields is None or field in self.options.fields
@@ -697,7 +897,7 @@ class StateReader:
             ws.foreground = self._try("foreground", self.foreground) or ForegroundState()
         if self._want("dialer_number"):
             pkg = ws.foreground.package if ws.foreground is not None else None
-            if pkg and "dialer" not in pkg:  # the pad is on screen only in a dialer: no dump needed
+            if pkg and not is_dialer_package(pkg):  # the pad is on screen only in a dialer: no dump needed
                 self.notes["dialer_number"] = "the dial pad is not on screen"
             else:
                 ws.dialer_number = self._try("dialer_number", self.dialer_number)

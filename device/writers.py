@@ -34,6 +34,12 @@ phone that belongs to a person, both must be undone:
   reading the marker back) — never a record without one. Where a backend drops the tag
   column, the journal keeps the new row's ``_id`` and its content, and teardown deletes
   that id only if the row still holds exactly what setup wrote.
+* Alarms have no provider: teardown finds the tagged ones in the Clock app's list through the
+  Clock driver (:class:`device.readers.ClockScreen`: cards by role, collapsed or expanded, in the
+  app's family) and taps their Delete; a delete counts only when the list changed, and the loop
+  ends on a scan of the whole list that finds none. An alarm it cannot delete — or cannot check,
+  when the list does not show — is never silent: it is a leftover
+  (:attr:`TeardownReport.leftovers`, also said in ``left``), which the end-of-run audit counts.
 * The journal lives on the host (``~/.cache/s2r/device-journal/<serial>.json``), written
   after every change, so a crashed run is cleaned up the next time the phone is used.
 * Destructive resets (``pm clear`` of a provider, wiping shared storage) run only with
@@ -52,7 +58,7 @@ import struct
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -62,8 +68,8 @@ from actionmap.worldstate import Alarm, CalendarEvent, Call, Contact, FileEntry,
 from device.adbshell import DeviceCommandError, DeviceLost, Shell
 from device.parsers import ParseError, parse_settings_get
 from device.readers import (MIME_NOTE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA, URI_EVENTS, URI_RAW_CONTACTS,
-                            URI_SMS, UIProbe, content_query, has_tag, open_alarm_list, invisible_marker, local_to_ms, marker,
-                            parse_alarm_time, probe_alarms, read_setting, strip_tag, untagged,
+                            URI_SMS, AlarmCard, ClockScreen, UIProbe, content_query, has_tag, open_alarm_list,
+                            invisible_marker, local_to_ms, marker, probe_alarms, probe_family, read_setting, strip_tag,
                             utc_midnight_ms, read_setting_service, ServiceUnavailable, SERVICE_MIRRORED)
 
 __all__ = [
@@ -378,6 +384,13 @@ class TeardownReport(BaseModel):
     removed: dict[str, int] = Field(default_factory=dict)
     restored: list[str] = Field(default_factory=list)
     left: list[str] = Field(default_factory=list, description="What could not be undone (tell the user).")
+    leftovers: list[str] = Field(default_factory=list,
+                                 description="Records no provider lists (alarms, timers) that s2r's setup or the "
+                                             "episode created and teardown could not delete, one entry each (each "
+                                             "also said in `left`): the run's audit counts them as leftovers.")
+    unverified: list[str] = Field(default_factory=list,
+                                  description="What teardown could not check (an alarm list it could not read): "
+                                              "the run's audit lists them as not readable.")
 
 
 # ============================================================================ safety
@@ -617,6 +630,10 @@ class DeviceWriter:
         self.calendar_why = "no calendar s2r may write into (none created this session)"
         self._perm_packages: list[str] | None = None  # the apps s2r drives that this phone has
         self._perm_baseline: dict[str, dict[str, list[Any]]] | None = None
+        #: every teardown's leftovers and unverified parts this session (alarms, timers: no provider
+        #: shows them to the end-of-run audit, so the audit takes them from here — device.audit)
+        self.leftovers: list[str] = []
+        self.unverified: list[str] = []
 
     def _phone_sdk(self) -> int | None:
         """The phone's API level (how ``content`` reads a binding): :attr:`sdk`, else
@@ -1087,40 +1104,85 @@ class DeviceWriter:
                 found = self._find_tagged_alarm(tag, alarm=a)
                 if found is None:
                     raise SetupError(f"alarms: the new alarm {a.hour:02d}:{a.minute:02d} is not in the Clock list")
-                els, box = found
-                sw = next((e for e in els if e.resource_id.endswith("/onoff") and box.contains(*e.bounds.center)), None)
+                _screen, card = found
+                sw = card.view.first("alarm_switch", within=card.card)
                 if sw is None:
                     raise SetupError("alarms: no on/off switch next to the new alarm")
                 if not sw.checked:
                     return
                 self.ui.probe_tap(sw)
             raise SetupError("alarms: the alarm's switch did not turn off")
+        except AlarmListUnreadable as e:
+            raise SetupError(f"alarms: {e}") from e
         finally:
             self.ui.probe_home()
 
-    def _find_tagged_alarm(self, tag: str, pages: int = 8, alarm: Alarm | None = None) -> tuple[list[Any], Any] | None:
-        """Scroll the Clock app's alarm list to an alarm whose label carries ``tag``:
-        (elements on screen, bounds of that alarm's list item), or None."""
-        return self._find_alarm(lambda els: _alarm_box(els, tag, alarm), pages)
+    # --- the Clock app's alarm list (read by the Clock driver: device.readers.ClockScreen) ----------
+    def _clock_screen(self, els: Sequence[Any]) -> ClockScreen:
+        """The screen as the Clock driver reads it, in the Clock app's family on this phone."""
+        return ClockScreen(els, probe_family(self.ui, "clock"))
 
-    def _find_alarm(self, boxer: Callable[[list[Any]], Any], pages: int = 8) -> tuple[list[Any], Any] | None:
-        """Scroll the Clock app's alarm list to the first item ``boxer`` finds: (elements on
-        screen, bounds of that list item), or None."""
+    def _find_tagged_alarm(self, tag: str, pages: int = 8,
+                           alarm: Alarm | None = None) -> tuple[ClockScreen, AlarmCard] | None:
+        """Scroll the Clock app's alarm list to an alarm whose label carries ``tag``: (the screen,
+        that alarm's card), or None. Raises :class:`AlarmListUnreadable` when no page showed the list."""
+        return self._find_alarm(lambda s: _alarm_box(s, tag, alarm), pages)
+
+    def _find_alarm(self, pick: Callable[[ClockScreen], list[AlarmCard]],
+                    pages: int = 8) -> tuple[ClockScreen, AlarmCard] | None:
+        """Scroll the Clock app's alarm list to the first card ``pick`` finds: (the screen, the card),
+        or None when a scan of the whole list found none. Raises :class:`AlarmListUnreadable` when
+        no page showed the alarm list (the app is missing or hidden, or shows something else): then
+        "none found" would be a guess."""
         assert self.ui is not None
         last: list[str] | None = None
+        seen_list = False
         els = open_alarm_list(self.ui)
+        screen = self._clock_screen(els)
         for page in range(pages):
             if page:
                 els = self.ui.probe_elements()
-            box = boxer(els)
-            if box is not None:
-                return els, box
+                screen = self._clock_screen(els)
+            cards = pick(screen)
+            if cards:
+                return screen, cards[0]
+            seen_list = seen_list or screen.is_alarm_list()
             texts = [e.text for e in els if e.text]
             if texts == last or not any(e.scrollable for e in els):
                 break
             last = texts
             self.ui.probe_scroll(True)
+        if not seen_list:
+            raise AlarmListUnreadable(f"the Clock app's alarm list did not show (the screen is "
+                                      f"{screen.package or 'no app'}'s, read as {screen.family or 'generic'})")
         return None
+
+    def _scan_alarms(self, pick: Callable[[ClockScreen], list[AlarmCard]], pages: int = 8) -> list[str] | None:
+        """Every card ``pick`` finds in the whole list, as "HH:MM 'label'" (one per distinct alarm
+        shown; None when the list could not be read). Goes home afterwards."""
+        assert self.ui is not None
+        found: dict[tuple[tuple[int, int], str], str] = {}
+        try:
+            last: list[str] | None = None
+            seen_list = False
+            els = open_alarm_list(self.ui)
+            for page in range(pages):
+                if page:
+                    els = self.ui.probe_elements()
+                screen = self._clock_screen(els)
+                seen_list = seen_list or screen.is_alarm_list()
+                for c in pick(screen):
+                    label = screen.label(c)
+                    found.setdefault((c.hm, label), f"{c.hm[0]:02d}:{c.hm[1]:02d} {label!r}")
+                texts = [e.text for e in els if e.text]
+                if texts == last or not any(e.scrollable for e in els):
+                    break
+                last = texts
+                self.ui.probe_scroll(True)
+        finally:
+            self.ui.probe_home()
+        return list(found.values()) if seen_list or found else None
+
     def _add_timer(self, t: Timer, j: Journal) -> str:
         label = t.label + invisible_marker(j.tag)
         argv = ["am", "start", "-a", "android.intent.action.SET_TIMER",
@@ -1190,6 +1252,8 @@ class DeviceWriter:
             note = hidden.result()
         if note:
             rep.restored.append(note)
+        self.leftovers += rep.leftovers
+        self.unverified += rep.unverified
         return rep
 
     def _teardown(self, j: Journal, alarms_now: Sequence[Alarm] | None) -> TeardownReport:
@@ -1225,23 +1289,23 @@ class DeviceWriter:
         if j.alarm_labels:
             # the policy may have deleted some itself: what counts is that none is left, and the
             # delete loop ends only on a full scan that found none (or when it could not go on)
-            n, clean = self._delete_tagged_alarms(j.tag)
-            if n is not None and not clean:  # stopped mid-way (a busy phone's list redrew): once more
-                m, clean = self._delete_tagged_alarms(j.tag)
-                n += m or 0
-            left = not clean
+            rounds = 2 * len(j.alarm_labels) + 3
+            res = self._delete_tagged_alarms(j.tag, rounds)
+            if res.n is not None and not res.clean:  # stopped mid-way (a busy phone's list redrew): once more
+                again = self._delete_tagged_alarms(j.tag, rounds)
+                res = AlarmDeletes((res.n or 0) + (again.n or 0), again.clean, again.why)
+            n = res.n or 0
+            if not res.clean:
+                self._tagged_alarms_left(j, res, rep)
             if self.ui is not None:
                 self.ui.probe_home()
-            if left:
-                names = ", ".join(repr(strip_tag(x)[0]) for x in j.alarm_labels)
-                rep.left.append(f"alarm(s) {names} carrying tag {j.tag} (invisibly) could not all be deleted "
-                                f"({n or 0} deleted); delete them in the Clock app")
-            rep.removed["alarms"] = n or 0
+            rep.removed["alarms"] = n
         if self.destructive and j.alarms_at_start is not None and self.ui is not None:
             self._undo_episode_alarms(j, rep, alarms_now)
         if j.timer_labels:
             names = ", ".join(repr(strip_tag(x)[0]) for x in j.timer_labels)
             rep.left.append(f"timer(s) {names} carrying tag {j.tag}: no API removes timers")
+            rep.leftovers += [f"timer {strip_tag(x)[0]!r} carrying tag {j.tag} (invisibly)" for x in j.timer_labels]
         self._undo_episode_sms_read(j, rep)
         self._undo_episode_permissions(j, rep)
         # settings: what the episode changed back to its start, then what setup changed back to before
@@ -1271,6 +1335,29 @@ class DeviceWriter:
             self._delete_marked(kind, uri, col, tag, rep)
         return rep
 
+    def _tagged_alarms_left(self, j: Journal, res: AlarmDeletes, rep: TeardownReport) -> None:
+        """After a delete loop that did not end on a clean scan: which of the setup's alarms are still
+        there — read off the list once more; where the list cannot be read, every alarm setup made and
+        the loop did not delete (the policy may have deleted some, but nothing shows that it did)."""
+        from collections import Counter
+
+        still = self._scan_alarms(lambda s: _alarm_box(s, j.tag)) if self.ui is not None else None
+        why = f"; {res.why}" if res.why else ""
+        if still is not None:
+            if not still:
+                return  # the list, read whole, shows none: deleted after all
+            rep.leftovers += [f"alarm {w} carrying tag {j.tag} (invisibly)" for w in still]
+            rep.left.append(f"alarm(s) {', '.join(still)} carrying tag {j.tag} (invisibly) could not be deleted "
+                            f"({res.n or 0} deleted{why}); delete them in the Clock app")
+            return
+        made = Counter(strip_tag(x)[0] for x in j.alarm_labels)
+        unknown = max(0, sum(made.values()) - (res.n or 0))
+        names = ", ".join(repr(x) for x in made.elements())
+        rep.leftovers += [f"alarm {x!r} carrying tag {j.tag} (invisibly; the alarm list could not be read)"
+                          for x in list(made.elements())[:unknown]]
+        rep.left.append(f"alarm(s) {names} carrying tag {j.tag} (invisibly) could not all be deleted "
+                        f"({res.n or 0} deleted{why}); delete them in the Clock app")
+
     def note_alarms(self, j: Journal, alarms: Sequence[Alarm]) -> None:
         """Remember the alarms the start-of-episode probe saw (see :meth:`_undo_episode_alarms`)."""
         j.alarms_at_start = [(a.hour, a.minute, a.label) for a in alarms]
@@ -1281,7 +1368,9 @@ class DeviceWriter:
 
         No provider lists alarms, so without this an alarm a policy set stays on the phone and
         shows up in every later episode's alarm list (and in its side effects). Alarms are
-        compared by (hour, minute, label) as a multiset against the start-of-episode probe."""
+        compared by (hour, minute, label) as a multiset against the start-of-episode probe. An
+        alarm it cannot delete is a leftover (:attr:`TeardownReport.leftovers`); a list it cannot
+        read is said so (:attr:`TeardownReport.unverified`): it never passes as deleted."""
         from collections import Counter
 
         assert self.ui is not None
@@ -1290,17 +1379,45 @@ class DeviceWriter:
         except DeviceLost:
             raise
         except Exception as e:  # noqa: BLE001
-            rep.left.append(f"alarms added by the episode: could not read the alarm list ({e})")
-            return
+            now, why = None, f"could not read the alarm list ({e})"
+        else:
+            why = "the Clock app's alarm list did not show"
         if now is None:
+            rep.left.append(f"alarms added by the episode: {why}; any it added are still on the phone")
+            rep.unverified.append(f"alarms added by the episode ({why})")
             return
-        extra = Counter((a.hour, a.minute, a.label) for a in now) - Counter(map(tuple, j.alarms_at_start or []))
+        start = Counter(map(tuple, j.alarms_at_start or []))
+        extra = Counter((a.hour, a.minute, a.label) for a in now) - start
+        if not extra:
+            return
+        reasons: dict[tuple[Any, ...], str] = {}
         for (h, m, label), k in extra.items():
-            n, _clean = self._delete_alarms(lambda els, h=h, m=m, label=label: _plain_alarm_box(els, h, m, label),
-                                            max_rounds=2 * k + 2, limit=k)
-            rep.removed["episode alarms"] = rep.removed.get("episode alarms", 0) + (n or 0)
-            if (n or 0) < k:
-                rep.left.append(f"alarm {h:02d}:{m:02d} {label!r} added during the episode could not be deleted")
+            res = self._delete_alarms(lambda s, h=h, m=m, label=label: _plain_alarm_box(s, h, m, label),
+                                      max_rounds=2 * k + 2, limit=k)
+            if res.why:
+                reasons[(h, m, label)] = res.why
+        # a tap that changed the list may still not have deleted (a confirmation, another screen):
+        # the list is read again, and what the episode added and is still there is a leftover
+        try:
+            after = probe_alarms(self.ui)
+        except DeviceLost:
+            raise
+        except Exception:  # noqa: BLE001
+            after = None
+        if after is None:
+            rep.left.append("alarms added by the episode: the alarm list could not be read again after deleting "
+                            f"{sum(extra.values())} alarm(s)")
+            rep.unverified.append("alarms added by the episode (the alarm list could not be read after the deletes)")
+            return
+        still = Counter((a.hour, a.minute, a.label) for a in after) - start
+        still = Counter({key: min(k, extra[key]) for key, k in still.items() if key in extra})
+        rep.removed["episode alarms"] = rep.removed.get("episode alarms", 0) + sum(extra.values()) - sum(still.values())
+        for (h, m, label), k in still.items():
+            what = f"alarm {h:02d}:{m:02d} {label!r} added during the episode"
+            reason = reasons.get((h, m, label))
+            rep.left.append(f"{what} could not be deleted" + (f" ({reason})" if reason else "")
+                            + ("" if k == 1 else f" ({k} of them)"))
+            rep.leftovers += [what] * k
 
     def _delete_marked_contacts(self, tag: str, rep: TeardownReport) -> None:
         try:
@@ -1363,83 +1480,114 @@ class DeviceWriter:
         st = self.shell.run(["stat", "-c", "%s", f.path]).out.strip()
         return got == head and (not st.isdigit() or int(st) == f.size)
 
-    def _delete_tagged_alarms(self, tag: str, max_rounds: int = 20) -> tuple[int | None, bool]:
+    def _delete_tagged_alarms(self, tag: str, max_rounds: int = 20) -> "AlarmDeletes":
         """Delete alarms whose label carries ``tag`` through the Clock app UI (no API deletes alarms).
 
-        Returns (how many were deleted — None without a UI, whether the last scan of the whole
-        list found none left). Each round rescans from the top, so a tap a busy phone missed is
-        simply tried again and the verdict costs no extra scan."""
-        return self._delete_alarms(lambda els: _alarm_box(els, tag), max_rounds)
+        Each round rescans from the top, so a tap a busy phone missed is simply tried again and the
+        verdict (``clean``: the last scan of the whole list found none left) costs no extra scan."""
+        return self._delete_alarms(lambda s: _alarm_box(s, tag), max_rounds)
 
-    def _delete_alarms(self, boxer: Callable[[list[Any]], Any], max_rounds: int = 20,
-                       limit: int | None = None) -> tuple[int | None, bool]:
-        """Delete (at most ``limit``) alarms ``boxer`` finds in the Clock app's list, one by one."""
+    def _delete_alarms(self, pick: Callable[[ClockScreen], list[AlarmCard]], max_rounds: int = 20,
+                       limit: int | None = None) -> "AlarmDeletes":
+        """Delete (at most ``limit``) alarms ``pick`` finds in the Clock app's list, one by one.
+
+        A delete counts only when the tap changed the list (a phone that ignores the tap, or
+        refuses, leaves it as it was); three taps in a row that change nothing end the loop."""
         if self.ui is None:
-            return None, False
+            return AlarmDeletes(None, False, "no UI to drive the Clock app")
         n = 0
         clean = False
+        why: str | None = None
+        refused = 0
         try:
             for _ in range(max_rounds):
                 if limit is not None and n >= limit:
                     clean = True
                     break
-                found = self._find_alarm(boxer)
-                if found is None:
-                    clean = True
-                    break
-                els, box = found
-
-                def delete_in(els: list[Any]) -> Any:
-                    return next((e for e in els if (e.resource_id.endswith("/delete") or e.text == "Delete")
-                                 and box.contains(*e.bounds.center)), None)
-
-                delete = delete_in(els)
-                if delete is None:
-                    arrow = next((e for e in els if e.resource_id.endswith("/arrow")
-                                  and box.contains(*e.bounds.center)), None)
-                    if arrow is None:
+                try:
+                    found = self._find_alarm(pick)
+                    if found is None:
+                        clean = True
                         break
-                    if "collapse" not in (arrow.content_desc or "").lower():  # collapsed: expand it first
-                        self.ui.probe_tap(arrow)
-                        els = self.ui.probe_elements()  # expanded in place: no need to rescan from the top
-                        box = boxer(els)
-                        if box is None:
-                            found = self._find_alarm(boxer)
-                            if found is None:
-                                break
-                            els, box = found
-                    box = box.model_copy(update={"bottom": 10 ** 6})  # the expanded area grows downwards
-                    delete = delete_in(els)
-                    if delete is None:  # expanded, with its Delete below the list's fold: lift the item
-                        els, box = self._lift_item(els, box, boxer)
-                        if box is None:
-                            break
-                        box = box.model_copy(update={"bottom": 10 ** 6})
-                        delete = delete_in(els)
-                if delete is None:
+                    screen, card = found
+                    what = f"{card.hm[0]:02d}:{card.hm[1]:02d} {screen.label(card)!r}"
+                    screen, delete = self._alarm_delete(screen, card, pick)
+                except AlarmListUnreadable as e:
+                    why = str(e)
                     break
+                if delete is None:
+                    why = f"no Delete found for the alarm {what}"
+                    break
+                before = _list_shown(screen)
                 self.ui.probe_tap(delete)
-                n += 1
+                if _list_shown(self._clock_screen(self.ui.probe_elements())) != before:
+                    n += 1
+                    refused = 0
+                    continue
+                refused += 1
+                why = f"tapping the Delete of the alarm {what} changed nothing ({refused}x)"
+                if refused >= 3:
+                    break
+            else:
+                why = why or f"alarms still found after {max_rounds} deletes"
         finally:
             self.ui.probe_home()
-        return n, clean
+        return AlarmDeletes(n, clean, None if clean else why)
 
-    def _lift_item(self, els: list[Any], box: Any, boxer: Callable[[list[Any]], Any]) -> tuple[list[Any], Any]:
-        """Scroll the list up by half the item's distance from the list's top, so an expanded
-        item's lower part (its Delete) comes into view while its label stays on screen (a fling
-        may carry the list further than the swipe). Returns the new screen and the item's box."""
+    def _alarm_delete(self, screen: ClockScreen, card: AlarmCard,
+                      pick: Callable[[ClockScreen], list[AlarmCard]]) -> tuple[ClockScreen, Any]:
+        """The card's Delete (the driver's ``delete`` role in the card, below its box too) and the
+        screen it is on: a collapsed card is expanded first, and an expanded one whose Delete lies
+        below the list's fold is lifted into view. The Delete is None when there is none."""
         assert self.ui is not None
-        top = ((box.left + box.right) // 2, box.top + 1)  # the box may reach down past the screen
-        view = min((e for e in els if e.scrollable and e.bounds.contains(*top)), key=lambda e: e.bounds.area,
-                   default=None)
-        if view is None or box.top - view.bounds.top < 100:
-            return els, None
+
+        def first(role: str) -> Any:
+            got = screen.in_card(card, role, whole=True)
+            return got[0] if got else None
+
+        delete = first("delete")
+        if delete is not None:
+            return screen, delete
+        expand = first("expand_alarm")
+        if expand is None and first("collapse_alarm") is None:
+            return screen, None  # neither expandable nor expanded: this family shows no Delete in its list
+        if expand is not None:
+            self.ui.probe_tap(expand)
+            screen = self._clock_screen(self.ui.probe_elements())  # expanded in place: no rescan from the top
+            cards = pick(screen)
+            if cards:
+                card = cards[0]
+            else:
+                found = self._find_alarm(pick)
+                if found is None:
+                    return screen, None
+                screen, card = found
+            delete = first("delete")
+        if delete is None:  # expanded, with its Delete below the list's fold: lift the item
+            screen, lifted = self._lift_item(screen, card, pick)
+            if lifted is None:
+                return screen, None
+            card = lifted
+            delete = first("delete")
+        return screen, delete
+
+    def _lift_item(self, screen: ClockScreen, card: AlarmCard,
+                   pick: Callable[[ClockScreen], list[AlarmCard]]) -> tuple[ClockScreen, AlarmCard | None]:
+        """Scroll the list up by half the card's distance from the list's top, so an expanded
+        card's lower part (its Delete) comes into view while its label stays on screen (a fling
+        may carry the list further than the swipe). Returns the new screen and the card there."""
+        assert self.ui is not None
+        view = screen.list_view(card.card)
+        top = card.card.bounds.top
+        if view is None or top - view.top < 100:
+            return screen, None
         try:
-            self.ui.probe_scroll(True, fraction=(box.top - view.bounds.top) / 2 / view.bounds.height)  # type: ignore[call-arg]
+            self.ui.probe_scroll(True, fraction=(top - view.top) / 2 / view.height)  # type: ignore[call-arg]
         except TypeError:  # a probe without measured scrolls
-            return els, None
-        els = self.ui.probe_elements()
-        return els, boxer(els)
+            return screen, None
+        screen = self._clock_screen(self.ui.probe_elements())
+        cards = pick(screen)
+        return screen, (cards[0] if cards else None)
 
     # --- destructive -----------------------------------------------------------------------------
     def wipe(self, what: Sequence[str]) -> list[str]:
@@ -1463,46 +1611,40 @@ class DeviceWriter:
         return done
 
 
-def _plain_alarm_box(els: Sequence[Any], hour: int, minute: int, label: str) -> Any:
-    """Bounds of an untagged alarm-list item showing this time and label (``alarm_item`` ids only:
-    without containers an item's extent is a guess, and a wrong guess deletes another alarm)."""
-    items = [e for e in els if e.resource_id.endswith("/alarm_item")]
-    for c in (e for e in els if e.resource_id.endswith("/digital_clock")):
-        if parse_alarm_time(c.text or c.content_desc) != (hour, minute):
-            continue
-        box = min((it for it in items if it.bounds.contains(*c.bounds.center)), key=lambda e: e.bounds.area,
-                  default=None)
-        if box is None:
-            continue
-        labels = [e.text for e in els if e.resource_id.endswith("/label") and box.bounds.contains(*e.bounds.center)]
-        if any(strip_tag(t)[1] for t in labels):
-            continue  # a setup's alarm: teardown deletes those by their tag
-        if (strip_tag(labels[0])[0] if labels else "") == label:
-            return box.bounds
-    return None
+class AlarmListUnreadable(RuntimeError):
+    """No page showed the Clock app's alarm list (the app is missing or hidden, or shows something else)."""
 
 
-def _alarm_box(els: Sequence[Any], tag: str, alarm: Alarm | None = None) -> Any:
-    """Bounds of the alarm-list item whose label carries ``tag`` (AOSP/Pixel DeskClock ids);
-    with ``alarm``, only the item showing that alarm's label and time (one setup may add several)."""
-    from actionmap.observation import Bounds
+class AlarmDeletes(NamedTuple):
+    """How a delete loop over the Clock app's alarm list went."""
 
-    for lab in (e for e in els if e.resource_id.endswith("/label") and has_tag(e.text, tag)):
-        if alarm is not None and untagged(lab.text) != alarm.label:
-            continue
-        items = [e for e in els if e.resource_id.endswith("/alarm_item") and e.bounds.contains(*lab.bounds.center)]
-        if items:
-            box = min(items, key=lambda e: e.bounds.area).bounds
-        else:  # no container ids: the rows around the label
-            box = Bounds(left=0, top=max(0, lab.bounds.top - 3 * lab.bounds.height), right=10 ** 6,
-                         bottom=lab.bounds.bottom + 3 * lab.bounds.height)
-        if alarm is not None:
-            times = [parse_alarm_time(e.text or e.content_desc) for e in els
-                     if e.resource_id.endswith("/digital_clock") and box.contains(*e.bounds.center)]
-            if (alarm.hour, alarm.minute) not in times:
-                continue
-        return box
-    return None
+    n: int | None
+    """Alarms deleted (None: no UI to drive)."""
+    clean: bool
+    """The last scan of the whole list found none left (or the ``limit`` was reached)."""
+    why: str | None = None
+    """Why it stopped before that: the list could not be read, a card shows no Delete …"""
+
+
+def _list_shown(screen: ClockScreen) -> tuple[Any, ...]:
+    """What the alarm list shows, card by card (time, label, where): a delete changes it."""
+    return tuple((c.hm, screen.label(c), c.card.bounds.top, c.card.bounds.bottom) for c in screen.cards())
+
+
+def _plain_alarm_box(screen: ClockScreen, hour: int, minute: int, label: str) -> list[AlarmCard]:
+    """The untagged cards showing this time and label (a setup's alarms, which carry a tag, are
+    teardown's to delete by their tag). Cards are the Clock driver's ``alarm_card`` in the app's
+    family: a container by the family's data, never a guessed region, so a Delete found in it is
+    this alarm's."""
+    return [c for c in screen.cards()
+            if c.hm == (hour, minute) and not screen.tagged(c) and screen.label(c) == label]
+
+
+def _alarm_box(screen: ClockScreen, tag: str, alarm: Alarm | None = None) -> list[AlarmCard]:
+    """The cards whose label carries ``tag`` — collapsed or expanded, wherever the family shows the
+    label; with ``alarm``, only those showing that alarm's label and time (one setup may add several)."""
+    return [c for c in screen.cards() if screen.carries(c, tag)
+            and (alarm is None or (c.hm == (alarm.hour, alarm.minute) and screen.label(c) == alarm.label))]
 
 
 # ============================================================================ sync push with mtime

@@ -166,7 +166,9 @@ def test_an_alarm_the_policy_sets_is_deleted_at_the_next_reset(backends: Any) ->
     rec, env = _run(backends, "clock.alarm_create")
     assert rec.success is True, rec.checks
     made = next(c for c in rec.checks if c["name"] == "alarms.created")["expected"]
-    assert env.last_teardown is not None and env.last_teardown.removed.get("episode alarms") == 1, env.last_teardown
+    rep = env.last_teardown
+    assert rep is not None and rep.removed.get("episode alarms") == 1, rep
+    assert rep.left == [] and rep.leftovers == [] and rep.unverified == [] and rec.left_on_phone == [], rep
     rec2, env = _run(backends, "clock.alarm_on")
     assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
     left = [(a.hour, a.minute) for a in env.read_state().alarms or []]
@@ -179,7 +181,8 @@ def test_setup_alarms_expanded_below_the_fold_are_still_deleted(backends: Any) -
     rec, env = _run(backends, "clock.alarm_create", 1)
     assert rec.success is True, rec.checks
     rep = env.last_teardown
-    assert rep is not None and rep.removed.get("alarms") == 2 and not rep.left, rep
+    assert rep is not None and rep.removed.get("alarms") == 2 and not rep.left and not rep.leftovers, rep
+    assert env.writer is not None and env.writer.leftovers == [], env.writer.leftovers
     rec2, env = _run(backends, "clock.alarm_create_label", 1)
     assert rec2.success is True and not rec2.side_effects, (rec2.checks, rec2.side_effects)
 

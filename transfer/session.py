@@ -234,9 +234,12 @@ class Session:
             try:
                 cfg = json.loads(cfg_path.read_text())
                 caps = {r["serial"]: r.get("capabilities") for r in reports if r.get("capabilities")}
+                apps = {r["serial"]: r.get("apps") for r in reports if r.get("apps")}
                 for ph in cfg.get("phones") or []:
                     if ph.get("serial") in caps:
                         ph["capabilities"] = caps[ph["serial"]]
+                    if ph.get("serial") in apps:  # each app's package, version and family (device.appfamilies)
+                        ph["apps"] = apps[ph["serial"]]
                 known = {ph.get("serial") for ph in cfg.get("phones") or []}
                 cfg.setdefault("phones", []).extend({"serial": s, "capabilities": c} for s, c in caps.items()
                                                     if s not in known)
