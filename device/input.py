@@ -191,13 +191,8 @@ class InputDriver:
             return app_id, self._apps[app_id]
         comp = None
         for c in registry().components(app_id, self.family):
-            r = self.shell.run(["cmd", "package", "resolve-activity", "--brief", "-c",
-                                "android.intent.category.LAUNCHER", c.package])
-            lines = [ln.strip() for ln in r.out.split("\n") if ln.strip()]
-            found = next((ln for ln in reversed(lines) if re.fullmatch(r"[\w.]+/[\w.$]+", ln)), None)
-            if found:
-                pkg, act = found.split("/", 1)
-                comp = Component(package=pkg, activity=act)
+            r, comp = self._resolve(["-c", "android.intent.category.LAUNCHER", c.package])
+            if comp is not None:
                 break
             old = r.rc not in (0, None) or "Unknown command" in r.text or "No activity found" not in r.text
             if not self.shell.run(["pm", "path", c.package]).out.strip().startswith("package:"):
@@ -209,16 +204,21 @@ class InputDriver:
             # LauncherActivity alias is disabled at boot — packages/apps/DocumentsUI
             # PreBootReceiver.java — and "Files" on the home screen is Files by Google); the app's
             # own exported activity, as the registry names it, still starts
-            r = self.shell.run(["cmd", "package", "resolve-activity", "--brief", "-a", "android.intent.action.MAIN",
-                                "-n", c.component])
-            lines = [ln.strip() for ln in r.out.split("\n") if ln.strip()]
-            found = next((ln for ln in reversed(lines) if re.fullmatch(r"[\w.]+/[\w.$]+", ln)), None)
-            if found:
-                pkg, act = found.split("/", 1)
-                comp = Component(package=pkg, activity=act)
+            _r, comp = self._resolve(["-a", "android.intent.action.MAIN", "-n", c.component])
+            if comp is not None:
                 break
         self._apps[app_id] = comp
         return app_id, comp
+
+    def _resolve(self, intent: list[str]) -> tuple[Any, Component | None]:
+        """``cmd package resolve-activity --brief INTENT``: (the result, the component it names)."""
+        r = self.shell.run(["cmd", "package", "resolve-activity", "--brief", *intent])
+        lines = [ln.strip() for ln in r.out.split("\n") if ln.strip()]
+        found = next((ln for ln in reversed(lines) if re.fullmatch(r"[\w.]+/[\w.$]+", ln)), None)
+        if not found:
+            return r, None
+        pkg, act = found.split("/", 1)
+        return r, Component(package=pkg, activity=act)
 
     def open_app(self, app: str, *, fresh: bool = False) -> str | None:
         """Open an app by canonical id or name; returns why not (None = opened).

@@ -23,12 +23,11 @@ import pytest
 from actionmap.observation import UIElement
 from device.apps import driver, read_screen
 from device.apps.spec import load_spec
-from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
-REAL = FIXTURES / "real-apps" if (FIXTURES / "real-apps").is_dir() else Path("/work/shared/fixtures/real-apps")
-TRUTHS = sorted(REAL.glob("*/calculator/*.truth.json"))
+REAL = FIXTURES / "real-apps"
 OWN = FIXTURES / "apps" / "calculator"
 APP = "calculator"
 
@@ -36,9 +35,6 @@ APP = "calculator"
 ROLE_ALIASES = {"equals_key": "equals", "eq": "equals", "clear_key": "clear", "delete_key": "delete",
                 "result_final": "result", "digit": "digit_key"}
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str | list[int]) -> tuple[int, ...]:
@@ -56,22 +52,6 @@ def _control(r: Any, role: str) -> Any:
 
 
 # --- (1) real dumps with a person's truth ------------------------------------------------------
-
-@pytest.mark.parametrize("truth", TRUTHS, ids=[t.name.replace(".truth.json", "") for t in TRUTHS])
-def test_a_real_calculator_dump_is_read_right(truth: Path) -> None:
-    t = json.loads(truth.read_text("utf-8"))
-    r = read_screen(_elements(truth.with_name(truth.name.replace(".truth.json", ".xml"))))
-    assert (r.package, r.app, r.family) == (t["package"], APP, t["family"])
-    assert r.screen is not None, r.problems
-    have = {(c.role, tuple(c.bounds)) for c in r.controls}
-    for c in t.get("controls", []):
-        key = (ROLE_ALIASES.get(c["role"], c["role"]), _bounds(c["bounds"]))
-        assert key in have, f"not found: {c}"
-    want = t.get("visible", {})
-    for key in ("formula", "result"):
-        if key in want:
-            assert r.visible[key] == want[key], key
-
 
 # --- (2) dumps modelled on the AOSP layouts ----------------------------------------------------
 

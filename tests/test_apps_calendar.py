@@ -24,12 +24,11 @@ import pytest
 from actionmap.observation import UIElement
 from device.apps import driver, read_screen
 from device.apps.spec import load_spec
-from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
-REAL = FIXTURES / "real-apps" if (FIXTURES / "real-apps").is_dir() else Path("/work/shared/fixtures/real-apps")
-TRUTHS = sorted(REAL.glob("*/calendar/*.truth.json"))
+REAL = FIXTURES / "real-apps"
 OWN = FIXTURES / "apps" / "calendar"
 APP = "calendar"
 ETAR = "org.lineageos.etar"
@@ -38,9 +37,6 @@ ETAR = "org.lineageos.etar"
 ROLE_ALIASES = {"fab": "create_event", "create_event_fab": "create_event", "event_chip": "event",
                 "speed_dial_event": "new_event_option", "title_edit_text": "title_field", "drawer": "drawer_toggle"}
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str | list[int]) -> tuple[int, ...]:
@@ -58,24 +54,6 @@ def _control(r: Any, role: str) -> Any:
 
 
 # --- (1) real dumps with a person's truth ------------------------------------------------------
-
-@pytest.mark.parametrize("truth", TRUTHS, ids=[t.name.replace(".truth.json", "") for t in TRUTHS])
-def test_a_real_calendar_dump_is_read_right(truth: Path) -> None:
-    t = json.loads(truth.read_text("utf-8"))
-    r = read_screen(_elements(truth.with_name(truth.name.replace(".truth.json", ".xml"))))
-    assert (r.package, r.app, r.family) == (t["package"], APP, t["family"])
-    assert r.screen is not None, r.problems
-    have = {(c.role, tuple(c.bounds)) for c in r.controls}
-    for c in t.get("controls", []):
-        key = (ROLE_ALIASES.get(c["role"], c["role"]), _bounds(c["bounds"]))
-        assert key in have, f"not found: {c}"
-    want = t.get("visible", {})
-    if "events" in want:
-        titles = [x if isinstance(x, str) else x.get("title") for x in want["events"]]
-        assert r.visible["events"] == titles
-    if "title" in want:
-        assert r.visible.get("title") == want["title"]
-
 
 # --- (2) dumps modelled on Etar's layouts --------------------------------------------------------
 

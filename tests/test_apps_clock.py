@@ -28,11 +28,11 @@ from actionmap.observation import Foreground, Observation, Screen, UIElement
 from device.apps import driver, read_screen
 from device.apps.clock import ClockDriver
 from device.apps.spec import load_spec
-from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"
-REAL = FIXTURES / "real-apps" if (FIXTURES / "real-apps").is_dir() else Path("/work/shared/fixtures/real-apps")
+REAL = FIXTURES / "real-apps"
 TRUTHS = sorted(REAL.glob("*/clock/*.truth.json"))
 OWN = FIXTURES / "apps" / "clock"
 PKG = "com.android.deskclock"
@@ -45,9 +45,6 @@ SCREEN_ALIASES = {"alarm_list_expanded": "alarm_list"}
 _WEEK = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
 _ABBR = {"sun": "sun", "mon": "mon", "tue": "tue", "wed": "wed", "thu": "thu", "fri": "fri", "sat": "sat"}
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str) -> list[int]:

@@ -4,7 +4,7 @@ Why: the oracle's Contacts skills, the UI probes and teardown see a phone's Cont
 through ``device.apps`` — a number read off the wrong row is a wrong answer, an editor field
 found by the wrong hint is a contact saved wrong. Evidence:
 
-* real dumps (``tests/fixtures/real-apps``, else the shared copy) of Contacts, when there are
+* real dumps (``tests/fixtures/real-apps``) of Contacts, when there are
   any (none was found yet: EVIDENCE.md, Gaps) — each read as its ``.truth.json`` says;
 * dumps written by hand after AOSP Contacts' own layouts and code (``tests/fixtures/apps/
   contacts/aosp_*.xml``, each naming what it follows) and the simulator's screens as the virtual
@@ -26,16 +26,12 @@ from device.apps import driver, read_screen
 from device.apps.messages import plain
 from device.apps.spec import load_spec
 from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 HERE = Path(__file__).parent
-REAL = next((p for p in (HERE / "fixtures" / "real-apps", Path("/work/shared/fixtures/real-apps")) if p.is_dir()),
-            HERE / "fixtures" / "real-apps")
+REAL = HERE / "fixtures" / "real-apps"
 MINE = HERE / "fixtures" / "apps" / "contacts"
-TRUTHS = sorted(REAL.glob("*/contacts/*.truth.json"))
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str) -> list[int]:
@@ -50,30 +46,6 @@ def _controls(reading: Any) -> dict[str, list[list[int]]]:
 
 
 # --- 1. real dumps -------------------------------------------------------------------------------
-
-@pytest.mark.parametrize("truth", TRUTHS, ids=[str(t.relative_to(REAL)) for t in TRUTHS])
-def test_real_dump_is_read_as_its_truth_says(truth: Path) -> None:
-    t = json.loads(truth.read_text("utf-8"))
-    r = read_screen(_elements(truth.with_name(truth.name.replace(".truth.json", ".xml"))))
-    assert (r.package, r.app, r.family) == (t["package"], "contacts", t["family"])
-    assert r.screen == t["screen"], r.problems
-    have = _controls(r)
-    missing = [c for c in t["controls"] if _bounds(c["bounds"]) not in have.get(c["role"], [])]
-    assert not missing, f"controls not found by role and bounds: {missing}"
-    vis = t["visible"]
-    if "title" in vis:
-        assert r.visible["title"] == vis["title"]
-    if "contacts" in vis:
-        assert [plain(n) for n in r.visible["contacts"]] == [plain(n if isinstance(n, str) else n["name"])
-                                                            for n in vis["contacts"]]
-    if "contact" in vis:
-        want, got = vis["contact"], r.visible["contact"]
-        assert plain(got["name"]) == plain(want["name"])
-        for key in ("phones", "emails"):
-            if key in want:
-                assert [plain(x) for x in got[key]] == [plain(x if isinstance(x, str) else x.get("number") or
-                                                              x.get("address")) for x in want[key]]
-
 
 # --- 2. AOSP layouts and the simulator -----------------------------------------------------------
 

@@ -21,18 +21,13 @@ import pytest
 
 from actionmap.observation import UIElement
 from device.apps import read_screen
-from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 HERE = Path(__file__).parent
 REAL = HERE / "fixtures" / "real-apps"
-if not REAL.is_dir():
-    REAL = Path("/work/shared/fixtures/real-apps")
 MINE = HERE / "fixtures" / "apps" / "launcher"
 TRUTHS = sorted(t for t in REAL.glob("*/*/*.truth.json") if json.loads(t.read_text("utf-8")).get("app") == "launcher")
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str) -> list[int]:

@@ -4,7 +4,7 @@ Why: the oracle's Messages skills, the UI probes and teardown see a phone's Mess
 through ``device.apps`` — a conversation list read wrong is a thread the oracle cannot find, a
 bubble taken for the phone's own is a wrong answer. Three kinds of evidence:
 
-* real dumps (``tests/fixtures/real-apps``, else the shared copy): Google Messages' Compose
+* real dumps (``tests/fixtures/real-apps``): Google Messages' Compose
   conversation and Samsung Messages' two-pane tablet list. Each ``.truth.json`` was written
   by a person from the XML; this file converts the truth's wording with code of its own.
 * dumps written by hand after AOSP Messaging's own layouts (``tests/fixtures/apps/messages/
@@ -28,16 +28,13 @@ from device.apps import driver, read_screen
 from device.apps.messages import plain
 from device.apps.spec import load_spec
 from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 HERE = Path(__file__).parent
-REAL = next((p for p in (HERE / "fixtures" / "real-apps", Path("/work/shared/fixtures/real-apps")) if p.is_dir()),
-            HERE / "fixtures" / "real-apps")
+REAL = HERE / "fixtures" / "real-apps"
 MINE = HERE / "fixtures" / "apps" / "messages"
 TRUTHS = sorted(REAL.glob("*/messages/*.truth.json"))
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str) -> list[int]:

@@ -21,18 +21,12 @@ import pytest
 
 from actionmap.observation import UIElement
 from device.apps import driver, read_screen
-from device.parsers.hierarchy import parse_hierarchy
+from _appfixtures import elements as _elements
 
 HERE = Path(__file__).parent
 REAL = HERE / "fixtures" / "real-apps"
-if not REAL.is_dir():
-    REAL = Path("/work/shared/fixtures/real-apps")
 MINE = HERE / "fixtures" / "apps" / "phone"
-TRUTHS = sorted(t for t in REAL.glob("*/*/*.truth.json") if json.loads(t.read_text("utf-8")).get("app") == "phone")
 
-
-def _elements(xml: Path) -> list[UIElement]:
-    return parse_hierarchy(xml.read_text("utf-8")).elements
 
 
 def _bounds(s: str) -> list[int]:
@@ -44,20 +38,6 @@ def _el(i: int, b: tuple[int, int, int, int], **kw: Any) -> UIElement:
 
 
 # --- real dumps (as they are pinned) ---------------------------------------------------------------
-
-@pytest.mark.parametrize("truth", TRUTHS, ids=[str(t.relative_to(REAL)) for t in TRUTHS])
-def test_a_real_dialer_dump_is_read_as_its_truth_says(truth: Path) -> None:
-    t = json.loads(truth.read_text("utf-8"))
-    r = read_screen(_elements(truth.with_name(truth.name.replace(".truth.json", ".xml"))))
-    assert (r.package, r.app, r.family) == (t["package"], "phone", t["family"])
-    assert r.screen == t["screen"], r.problems
-    have = {(c.role, tuple(c.bounds)) for c in r.controls}
-    missing = [c for c in t["controls"] if (c["role"], tuple(_bounds(c["bounds"]))) not in have]
-    assert not missing, missing
-    for key in ("digits", "title"):
-        if key in t["visible"]:
-            assert r.visible[key] == t["visible"][key], key
-
 
 # --- the AOSP Dialer, from its layouts ---------------------------------------------------------------
 

@@ -46,10 +46,9 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def _real(*parts: str) -> Path:
-    for root in (REPO / "tests" / "fixtures" / "real-apps", Path("/work/shared/fixtures/real-apps")):
-        if (root.joinpath(*parts)).exists():
-            return root.joinpath(*parts)
-    pytest.skip(f"real dump {'/'.join(parts)} not available")
+    path = REPO / "tests" / "fixtures" / "real-apps" / Path(*parts)
+    assert path.exists(), f"real dump {path} is missing from the repository's fixtures"
+    return path
 
 
 def _time12(h: int, m: int) -> str:

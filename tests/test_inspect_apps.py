@@ -21,7 +21,9 @@ from typer.testing import CliRunner
 
 from s2r.cli import app as cli
 
-FIXTURES = Path(__file__).parent / "fixtures" / "real-apps"
+from _appfixtures import REAL as FIXTURES
+from _appfixtures import bounds as _bounds
+
 TRUTHS = sorted(FIXTURES.glob("*/*/*.truth.json"))
 
 # the truth files' role names → ours where they differ (the issue's names for the main controls)
@@ -29,10 +31,6 @@ ROLE_ALIASES = {"add_alarm_fab": "add_alarm", "label": "alarm_label", "ok": "tim
                 "cancel": "time_picker_cancel"}
 _DAYS = {"sun": "sun", "mon": "mon", "tue": "tue", "wed": "wed", "thu": "thu", "fri": "fri", "sat": "sat"}
 _WEEK = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-
-
-def _bounds(s: str) -> list[int]:
-    return [int(x) for x in re.findall(r"-?\d+", s)]
 
 
 def _inspect(xml: Path) -> dict[str, Any]:
@@ -82,6 +80,11 @@ def _check_visible(key: str, want: Any, got: dict[str, Any]) -> bool:
         assert [(c["name"], c["snippet"]) for c in got["conversations"]] == [(c["name"], c["snippet"]) for c in want]
     elif key == "toggles":
         assert got["toggles"] == want
+    elif key in ("items", "events", "contacts"):  # names / titles, top to bottom
+        names = [x if isinstance(x, str) else (x.get("name") or x.get("title")) for x in want]
+        assert got[key] == names
+    elif key == "contact":
+        assert {k: got["contact"].get(k) for k in want} == want
     elif key in ("hour", "minute", "period"):
         assert got[key] == want
     else:

@@ -146,48 +146,11 @@ def _ensure_clear(ctx: Ctx, refind: Callable[[], UIElement | None], what: str) -
 
 
 def _tap_clear(ctx: Ctx, find: Callable[[], UIElement | None], what: str) -> Skill:
-    """Tap the element ``find()`` returns, first scrolling its list so that it lies wholly inside
-    the list and clear of floating buttons (``solved._util.tap_clear`` by role: the family's
-    ``scroll_list`` and ``fab``).
+    """Tap what ``find()`` returns once it is clear of the list's edges and the FAB
+    (:func:`solved._util.tap_clear` with the Clock family's ``scroll_list`` and ``fab``)."""
+    from ..solved._util import tap_clear
 
-    Why: a tap lands on whatever is on top; a FAB floats over the list and the list's clipped
-    edge sits under other bars. If the list cannot move further, the element is tapped when at
-    least its centre is free.
-    """
-    from ..solved._util import wait_toast
-
-    def state(el: UIElement) -> tuple[bool, bool, bool]:
-        """(fully clear, centre free, needs scrolling down)."""
-        lst = _list(ctx)
-        fabs = _fabs(ctx)
-        under = any(_overlaps(el, f) for f in fabs)
-        centre_covered = any(f.bounds.contains(*el.bounds.center) for f in fabs)
-        cy = el.bounds.center[1]
-        if lst is None:
-            return not under, not centre_covered, True
-        inside_list = el.bounds.top >= lst.bounds.top and el.bounds.bottom <= lst.bounds.bottom - 2
-        centre_in = lst.bounds.top < cy < lst.bounds.bottom - 4
-        down = under or el.bounds.bottom > lst.bounds.bottom - 2
-        return inside_list and not under, centre_in and not centre_covered, down
-
-    yield from wait_toast(ctx)
-    for _ in range(4):
-        el = find()
-        if el is None:
-            raise OracleError(f"not on screen: {what}")
-        clear, _free, down = state(el)
-        if clear:
-            return (yield from act(ctx, Tap(target=el.index)))
-        before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        yield from _scroll(ctx, "down" if down else "up")
-        if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
-            break
-    el = find()
-    if el is None:
-        raise OracleError(f"not on screen: {what}")
-    if state(el)[1]:
-        return (yield from act(ctx, Tap(target=el.index)))
-    raise OracleError(f"{what} stays covered or outside its list")
+    return (yield from tap_clear(ctx, APP, find, what))
 
 
 def _tap_el(ctx: Ctx, el: UIElement) -> Skill:

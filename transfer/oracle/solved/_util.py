@@ -66,20 +66,23 @@ def _intersects(a: UIElement, b: UIElement) -> bool:
         a.bounds.top < b.bounds.bottom and b.bounds.top < a.bounds.bottom
 
 
-def tap_clear(ctx: Ctx, find: Callable[[], UIElement | None], what: str, *, list_rid: str = "list",
-              fab_rid: str = "fab") -> Skill:
+def tap_clear(ctx: Ctx, app: str, find: Callable[[], UIElement | None], what: str) -> Skill:
     """Tap the element ``find()`` returns, first scrolling its list so that it lies wholly inside
-    the list and clear of floating buttons.
+    the list and clear of floating buttons — the list and the buttons as ``app``'s family marks
+    them (roles ``scroll_list`` and ``fab``).
 
     Why: a tap lands on whatever is on top; on Android a FAB floats over the list and the list's
     clipped edge sits under other bars, so a row partly hidden there must be scrolled into the
     open before tapping. If the list cannot move further, the element is tapped when at least
     its centre is free.
     """
+    def the_list() -> UIElement | None:
+        return ctx.role(app, "scroll_list")
+
     def state(el: UIElement) -> tuple[bool, bool, bool]:
         """(fully clear, centre free, needs scrolling down)."""
-        lst = ctx.find(rid=list_rid, pred=lambda e: e.scrollable)
-        fabs = ctx.find_all(rid=fab_rid)
+        lst = the_list()
+        fabs = ctx.roles(app, "fab")
         under = any(_intersects(el, f) for f in fabs)
         centre_covered = any(overlaps(el, f) for f in fabs)
         cy = el.bounds.center[1]
@@ -99,7 +102,7 @@ def tap_clear(ctx: Ctx, find: Callable[[], UIElement | None], what: str, *, list
         if clear:
             return (yield from act(ctx, Tap(target=el.index)))
         before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        lst = ctx.find(rid=list_rid, pred=lambda e: e.scrollable)
+        lst = the_list()
         yield from act(ctx, Scroll(direction="down" if down else "up", target=lst.index if lst is not None else None))
         if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
             break
