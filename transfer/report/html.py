@@ -165,6 +165,35 @@ def _buckets(s: dict[str, Any]) -> str:
     return "".join(rows) + f"<p class='muted small'>{e(b['rules'])}{e(extra)}</p>"
 
 
+def _by_family(s: dict[str, Any]) -> str:
+    """Retention per phone family and per Android version (the headline's bootstrap, group by group)."""
+    bf = s.get("by_family") or {}
+    if not bf.get("available"):
+        return f"<p class='muted'>Not computed: {e(bf.get('reason', 'not available'))}.</p>"
+    out = ["<table class='stack'><tr><th class='l'>by</th><th class='l'>group</th><th class='l'>phones</th>"
+           "<th>tasks</th><th>device base</th><th>device trained</th><th>Δ device</th><th>Δ sim<br>"
+           "<span class='ci'>same tasks</span></th><th>retention</th><th class='l'>note</th></tr>"]
+    for dim in bf.get("dimensions", []):
+        for r in bf.get(dim, []):
+            label = f"Android {r['group']}" if dim == "android" and r["group"] != "unknown" else r["group"]
+            head = (f"<tr><td class='l'>{e(dim)}</td><td class='l'>{e(label)}</td>"
+                    f"<td class='l small'>{e(', '.join(r['phones']))}</td><td>{r['n_tasks']}</td>")
+            if not r.get("available"):
+                out.append(head + f"<td class='muted'>{DASH}</td>" * 5
+                           + f"<td class='l small muted'>not available: {e(r['reason'])}</td></tr>")
+                continue
+            sr, ret = r["sr"], r["retention"]
+            rtxt = _val_ci(ret["value"], ret["ci"]) if ret.get("meaningful") else "not meaningful"
+            note = f"{r['unpaired_tasks']} task(s) unpaired here" if r.get("unpaired_tasks") else ""
+            out.append(head + f"<td>{_val_ci(sr['device_base']['value'], sr['device_base']['ci'])}</td>"
+                       f"<td>{_val_ci(sr['device_trained']['value'], sr['device_trained']['ci'])}</td>"
+                       f"<td>{_val_ci(r['gain_device']['value'], r['gain_device']['ci'], 'pt')}</td>"
+                       f"<td>{_val_ci(r['gain_sim']['value'], r['gain_sim']['ci'], 'pt')}</td>"
+                       f"<td title='{e(ret['message'])}'>{rtxt}</td><td class='l small muted'>{e(note)}</td></tr>")
+    out.append(f"</table><p class='muted small'>{e(bf['rule'])}</p>")
+    return "".join(out)
+
+
 def _metrics_table(rows: list[dict[str, Any]], by_target: bool = False) -> str:
     if not rows:
         return "<p class='muted'>No episodes.</p>"
@@ -490,6 +519,8 @@ def render_html(summary: dict[str, Any], run_dir: Path | str | None = None) -> s
         ("headline", "Headline", _hero(s)),
         ("simgain", "Sim gain (simulator only)", _sim_gain(s)),
         ("buckets", "Buckets (reference-study layout)", _buckets(s)),
+        *([("families", "Retention by phone family and Android version", _by_family(s))]
+          if (s.get("by_family") or {}).get("device_episodes") else []),
         ("gains", "Gains", _img(plots.gain_chart(s), "gain chart")),
         ("metrics", "Policy metrics", _metrics_table(s["metrics"])
          + "<p class='muted small'>SR success rate, PR mean progress, FC false-complete rate, USE rate of episodes "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .fmt import DASH, ci_pct, ci_pt, excluded_text, headline, kfrac, num, pct, pt
+from .fmt import DASH, ci_pct, ci_pt, excluded_text, headline, kfrac, num, pct, pt, retention_text
 
 
 def _cell(x: Any) -> str:
@@ -17,6 +17,38 @@ def _table(header: list[str], rows: list[list[Any]]) -> list[str]:
            "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(_cell(c) for c in r) + " |" for r in rows]
     return out + [""]
+
+
+def _group_label(r: dict[str, Any]) -> str:
+    return f"Android {r['group']}" if r["dimension"] == "android" and r["group"] != "unknown" else r["group"]
+
+
+def _by_family(s: dict[str, Any]) -> list[str]:
+    """Retention per phone family and per Android version; nothing for a run without device episodes."""
+    bf = s.get("by_family") or {}
+    if not bf.get("device_episodes"):
+        return []
+    L = ["## Retention by phone family and Android version", ""]
+    if not bf.get("available"):
+        return L + [f"Not computed: {bf.get('reason', 'not available')}.", ""]
+    rows = []
+    for dim in bf.get("dimensions", []):
+        for r in bf.get(dim, []):
+            head = [dim, _group_label(r), ", ".join(r["phones"]), r["n_tasks"]]
+            if not r.get("available"):
+                rows.append(head + [DASH] * 5 + [f"not available: {r['reason']}"])
+                continue
+            sr = r["sr"]
+            note = f"{r['unpaired_tasks']} task(s) unpaired here" if r.get("unpaired_tasks") else ""
+            rows.append(head + [
+                f"{pct(sr['device_base']['value'])} {ci_pct(sr['device_base']['ci'])}",
+                f"{pct(sr['device_trained']['value'])} {ci_pct(sr['device_trained']['ci'])}",
+                f"{pt(r['gain_device']['value'])} {ci_pt(r['gain_device']['ci'])}",
+                f"{pt(r['gain_sim']['value'])} {ci_pt(r['gain_sim']['ci'])}",
+                retention_text(r["retention"]), note])
+    L += _table(["by", "group", "phones", "tasks", "device base", "device trained", "Δ device",
+                 "Δ sim (same tasks)", "retention", "note"], rows)
+    return L + [bf["rule"], ""]
 
 
 def render_markdown(summary: dict[str, Any]) -> str:
@@ -69,6 +101,8 @@ def render_markdown(summary: dict[str, Any]) -> str:
                                                     ("sim_base", "sim_trained", "device_base", "device_trained")]
                      + [pt(r["gain_sim"]), pt(r["gain_device"])] for r in b["rows"]])
         L += [b["rules"], ""]
+
+    L += _by_family(s)
 
     L += ["## Policy metrics", ""]
     L += _table(["backend", "policy", "episodes", "counted", "excl. undet./infra/none", "policy-server outages",

@@ -25,6 +25,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from transfer import stats
 from transfer.records import EpisodeRecord
 
+from .families import retention_by_group
 from .traces import load_trace, resolve_trace_dir, step_latency_ms
 
 SCHEMA = "s2r.transfer.summary/1"
@@ -732,6 +733,8 @@ def compute_summary(run: LoadedRun, *, n_boot: int = stats.DEFAULT_BOOTSTRAP, se
         "headline": headline,
         "sim_gain": _sim_gain(cells, base, trained, n_boot, seed),
         "buckets": buckets,
+        "by_family": retention_by_group(run.records, run.config, cells, base, trained, headline, headline_tasks,
+                                        n_boot=n_boot, seed=seed, min_gain=min_gain),
         "agreement": agreements,
         "rank_consistency": _rank_consistency(_rank_units(run, candidates), bridge,
                                               reference=next((p for p in policies if p not in candidates), None)),
