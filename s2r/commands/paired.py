@@ -9,6 +9,8 @@ from typing import Any
 import typer
 from rich.console import Console
 
+from s2r.commands import flavor_option
+
 
 def _roles(policies: dict[str, str]) -> dict[str, str]:
     """Which named policy plays base / trained / oracle in the report."""
@@ -92,7 +94,7 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(..., "--out", help="Run directory (resumable)."),
         policy: list[str] = typer.Option(..., "--policy", help="NAME=SPEC, repeatable (base=..., trained=..., oracle=oracle)."),
         sim: bool = typer.Option(True, "--sim/--no-sim", help="Run on the simulator (always paired)."),
-        flavor: str = typer.Option("sim", help="Sim flavor."),
+        flavor: str = typer.Option("sim", help="Sim flavor: sim or aosp.", callback=flavor_option),
         profile: str = typer.Option("default", help="Sim device profile."),
         device: str = typer.Option(..., "--device", help="all | SERIAL[,SERIAL] | vdevice:N."),
         split: str = typer.Option("real59"), tasks: str = typer.Option(None), seeds: int = typer.Option(1),

@@ -12,6 +12,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from s2r.commands import flavor_option
+
 
 def register(app: typer.Typer) -> None:
     @app.command("run")
@@ -20,7 +22,7 @@ def register(app: typer.Typer) -> None:
         policy: list[str] = typer.Option(["oracle"], "--policy", help="NAME=SPEC or SPEC (oracle, random[:SEED], micro:PATH)."),
         sim: bool = typer.Option(False, "--sim", help="Run on simulated phones."),
         device: str = typer.Option(None, "--device", help="Run on devices: all | SERIAL[,SERIAL] | vdevice:N."),
-        flavor: str = typer.Option("sim", help="Sim flavor: sim or aosp."),
+        flavor: str = typer.Option("sim", help="Sim flavor: sim or aosp.", callback=flavor_option),
         profile: str = typer.Option("default", help="Sim device profile."),
         split: str = typer.Option("real59", help="Task split."),
         tasks: str = typer.Option(None, help="Comma-separated template ids (default: the whole split)."),

@@ -7,6 +7,8 @@ import time
 
 import typer
 
+from s2r.commands import flavor_option
+
 sim_app = typer.Typer(help="The browser-hosted phone simulator.", no_args_is_help=True)
 bench_app = typer.Typer(help="Benchmarks that print JSON figures.", no_args_is_help=True)
 
@@ -16,7 +18,7 @@ def serve(
     host: str = typer.Option("127.0.0.1", help="Address to bind (loopback by default)."),
     port: int = typer.Option(8765, help="Port (0 = any free port)."),
     profile: str = typer.Option("default", help="Device profile of the default phone."),
-    flavor: str = typer.Option("sim", help="App flavor: sim or aosp."),
+    flavor: str = typer.Option("sim", help="App flavor: sim or aosp.", callback=flavor_option),
     seed: int = typer.Option(0, help="World seed of the default phone."),
     duration: float = typer.Option(0, help="Stop after this many seconds (0 = until Ctrl-C)."),
 ) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 
 import typer
 
+from s2r.commands import flavor_option
+
 vdevice_app = typer.Typer(help="Virtual Android phones (a sim phone behind a real adbd protocol server).",
                           no_args_is_help=True)
 
@@ -76,7 +78,7 @@ def start(
     port: int = typer.Option(DEFAULT_PORT, help="adbd port of the first phone (0 = any free port); more phones "
                                                 "take the next ports."),
     profile: str = typer.Option("pixel", help="Device profile (screen size, density, model)."),
-    flavor: str = typer.Option("aosp", help="App flavor: aosp (stock Android) or sim."),
+    flavor: str = typer.Option("aosp", help="App flavor: aosp (stock Android) or sim.", callback=flavor_option),
     count: int = typer.Option(1, min=1, max=32, help="How many phones."),
     connect: bool = typer.Option(False, "--connect", help="Register each phone with the adb server (adb connect)."),
     duration: float = typer.Option(0.0, help="Stop after this many seconds (0 = until Ctrl-C)."),
@@ -297,7 +299,7 @@ def register(app: typer.Typer) -> None:
     def bench_vdevice(
         n: int = typer.Option(20, min=3, help="Iterations of each measurement."),
         profile: str = typer.Option("pixel", help="Device profile."),
-        flavor: str = typer.Option("aosp", help="App flavor."),
+        flavor: str = typer.Option("aosp", help="App flavor: aosp or sim.", callback=flavor_option),
         as_json: bool = typer.Option(True, "--json/--no-json", help="Print one JSON object."),
     ) -> None:
         """Measure a virtual phone: start to `device`, shell RTT, screencap + hierarchy."""
