@@ -8,7 +8,8 @@ found by the wrong hint is a contact saved wrong. Evidence:
   any (none was found yet: EVIDENCE.md, Gaps) — each read as its ``.truth.json`` says;
 * dumps written by hand after AOSP Contacts' own layouts and code (``tests/fixtures/apps/
   contacts/aosp_*.xml``, each naming what it follows) and the simulator's screens as the virtual
-  phone serves them (``virtual_*.xml``);
+  phone serves them (``virtual_*.xml``; the aosp flavor's are AOSP Contacts' layouts, read through
+  the same AOSP selectors);
 * screens of no known app, or of no known Contacts screen, reported as not recognised.
 """
 
@@ -93,6 +94,8 @@ def test_aosp_contact_editor() -> None:
 
 
 def test_the_simulator_flavors() -> None:
+    """The simulator's `sim` screens through the `sim` family; its aosp flavor (AOSP Contacts' own
+    layouts) through the `aosp` family's AOSP selectors, as a real AOSP phone's dumps are read."""
     r = read_screen(_elements(MINE / "virtual_sim_contact_editor_1080x2400.xml"), family="sim")
     assert (r.family, r.screen) == ("sim", "contact_editor")
     assert r.visible["form"] == {"first_name": "José", "last_name": "Chen", "company": "",
@@ -103,12 +106,31 @@ def test_the_simulator_flavors() -> None:
     assert (r.family, r.screen) == ("aosp", "contact_details")
     assert r.visible["contact"] == {"name": "José Chen", "phones": ["+1 747 555 1362"], "emails": []}
     assert r.visible["phone_labels"] == ["Work"] and r.visible["starred"] is True
+    assert {"star", "edit", "more_options", "back"} <= set(_controls(r))
 
     r = read_screen(_elements(MINE / "virtual_aosp_contact_list_1080x2400.xml"))
     assert (r.family, r.screen) == ("aosp", "contact_list")
     names = r.visible["contacts"]
     assert names[:5] == ["José Chen", "Lucas Dubois", "Oliver Haddad", "Priya Smith", "Zoë Ångström"]
-    assert "★ Favorites" not in names and "A" not in names  # section headers are not names
+    assert "Favorites" not in names and "A" not in names  # section headers are not names
+    d = driver("contacts")
+    m = d.matcher(_elements(MINE / "virtual_aosp_contact_list_1080x2400.xml"), "aosp", "com.android.contacts")
+    headers = [e.text or e.content_desc for e in d.top_down(m.find("section_header"))]
+    assert headers[:2] == ["Favorites", "A"]  # the star on the first favorite, then the first letter
+    assert {"create_contact", "search", "contact_list"} <= set(_controls(r))
+
+    r = read_screen(_elements(MINE / "virtual_aosp_contact_editor_1080x2400.xml"))
+    assert (r.family, r.screen) == ("aosp", "contact_editor")
+    # id-less EditTexts found by their hints; AOSP keeps an empty editor below the last filled one
+    # and the empty Organization behind "More fields"
+    assert r.visible["form"] == {"first_name": "José", "last_name": "Chen", "company": None,
+                                 "phones": ["+1 747 555 1362", ""], "emails": [""]}
+    have = _controls(r)
+    assert {"save", "phone_label_group"} <= set(have) and "add_phone" not in have
+    m = d.matcher(_elements(MINE / "virtual_aosp_contact_editor_1080x2400.xml"), "aosp", "com.android.contacts")
+    spinner = d.top_down(m.find("phone_label_group"))[0]
+    assert [e.text for e in m.all_in("label_chip", spinner)] == ["Work"]  # the phone's type, in a Spinner
+    assert m.first("more_fields") is not None
 
 
 def test_google_contacts_as_public_test_code_locates_it() -> None:

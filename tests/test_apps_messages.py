@@ -9,7 +9,8 @@ bubble taken for the phone's own is a wrong answer. Three kinds of evidence:
   by a person from the XML; this file converts the truth's wording with code of its own.
 * dumps written by hand after AOSP Messaging's own layouts (``tests/fixtures/apps/messages/
   aosp_*.xml``, each naming the layout files it follows), and the simulator's screens as the
-  virtual phone serves them (``virtual_*.xml``).
+  virtual phone serves them (``virtual_*.xml``; the aosp flavor's are AOSP Messaging's layouts,
+  read through the same AOSP selectors).
 * screens of no known app, or of no known Messages screen, which must be reported as not
   recognised — never guessed.
 """
@@ -131,8 +132,9 @@ def test_aosp_new_conversation() -> None:
 
 
 def test_the_simulator_flavors() -> None:
-    """The simulator's screens read the same through the `sim` family and through the `aosp`
-    family's fallbacks for the simulator's aosp flavor."""
+    """The simulator's screens read the same through the `sim` family and, for its aosp flavor (AOSP
+    Messaging's own layouts), through the `aosp` family's AOSP selectors — the ones a real AOSP
+    phone's dumps are read with."""
     r = read_screen(_elements(MINE / "virtual_sim_conversation_list_1080x2400.xml"), family="sim")
     assert (r.family, r.screen) == ("sim", "conversation_list")
     first = r.visible["conversations"][0]
@@ -140,20 +142,34 @@ def test_the_simulator_flavors() -> None:
     assert sum(c["unread"] for c in r.visible["conversations"]) == 3
     assert "start_chat" in _controls(r)
 
+    r = read_screen(_elements(MINE / "virtual_aosp_conversation_list_1080x2400.xml"))
+    assert (r.family, r.screen) == ("aosp", "conversation_list")
+    first = r.visible["conversations"][0]
+    assert (first["name"], first["snippet"], first["unread"], first["draft"]) == ("Zoë Ångström", "Ça va?", True, False)
+    assert sum(c["unread"] for c in r.visible["conversations"]) == 3
+    have = _controls(r)
+    assert {"start_chat", "conversation_list", "more_options"} <= set(have) and "back" not in have
+    # a row is the clickable swipeableContainer, full width (ConversationListItemView)
+    assert all(b[0] == 0 and b[2] == 1080 for b in have["conversation_row"])
+
     r = read_screen(_elements(MINE / "virtual_aosp_conversation_1080x2400.xml"))
     assert (r.family, r.screen) == ("aosp", "conversation")
     assert r.visible["title"] == "Zoë Ångström"
     assert [(b["text"], b["outgoing"]) for b in r.visible["bubbles"]] == [("Old news", True), ("Ça va?", False)]
-    assert {"message_field", "send", "back"} <= set(_controls(r))
+    have = _controls(r)
+    assert {"message_field", "message_list", "attach", "call", "back"} <= set(have)
+    assert "send" not in have  # AOSP shows send_message_button only once there is text to send
 
     r = read_screen(_elements(MINE / "virtual_aosp_new_conversation_1080x2400.xml"))
     assert (r.family, r.screen, r.visible["recipient"]) == ("aosp", "new_conversation", "Mia")
-    assert [s["name"] for s in r.visible["suggestions"]] == ["Mia Garcia", "Mia Garcia"]
+    assert {"name": "Mia Garcia", "detail": "+1 809 555 5971"} in r.visible["suggestions"]
+    assert "clear_recipient" in _controls(r)
 
     r = read_screen(_elements(MINE / "virtual_aosp_selection_1080x2400.xml"))
-    assert (r.screen, r.visible["title"]) == ("conversation_list", "1 selected")
+    assert r.screen == "conversation_list" and "title" not in r.visible  # AOSP's action mode shows no title
     have = _controls(r)
-    assert "selection_delete" in have and "start_chat" not in have and "back" in have
+    # the up button leaves selection mode; the floating button stays (ConversationListFragment)
+    assert {"selection_delete", "back", "start_chat"} <= set(have) and "mark_read" not in have
 
 
 def test_the_skills_helpers_read_rows_and_bubbles() -> None:

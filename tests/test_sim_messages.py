@@ -26,6 +26,7 @@ from sim.env import SimEnv  # noqa: E402
 from transfer.oracle.base import Ctx, OracleError  # noqa: E402
 from transfer.oracle.drive import run_skill  # noqa: E402
 from transfer.oracle.skills import messages as M  # noqa: E402
+from device.apps import read_screen  # noqa: E402
 from _simhelpers import step, find, healthy  # noqa: E402
 
 FLAVORS = ["sim", "aosp"]
@@ -81,9 +82,7 @@ def test_send_to_contact_and_to_new_number(flavor: str) -> None:
     assert all(m.read for m in zoe)
     assert run(env, M.read_last_message, ZOE) == "See you at 7 — café 🙂"
     obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=flavor)[0]
-    rows = [e for e in obs.elements if e.resource_id.endswith("/conversation_list_item")]
-    titles = [t.text for r in rows for t in obs.elements
-              if t.resource_id.endswith("/title") and r.bounds.contains(*t.bounds.center)]
+    titles = [c["name"] for c in read_screen(obs.elements, app="messages", family=flavor).visible["conversations"]]
     assert titles[:2] == ["+44 20 7946 0958", ZOE] and titles.count(ZOE) == 1  # newest first, one row per address
 
 
@@ -95,7 +94,8 @@ def test_unread_count_mark_read_and_delete(flavor: str) -> None:
     assert run(env, M.count_unread_threads) == len(unread) == 3
     run(env, M.mark_thread_read, ZOE)
     assert unread_threads(env.read_state()) == unread - {"4155550101"}
-    # by number: the list shows the contact's name, the skill resolves it through search
+    # by number: the list shows the contact's name; the skill resolves it through the app's search
+    # (sim) or, as AOSP Messaging has none, through the new-conversation picker (aosp)
     other = sorted(unread - {"4155550101"})[0]
     number = next(m.address for m in ws.messages if key(m.address) == other)
     run(env, M.mark_thread_read, number)
@@ -131,24 +131,43 @@ def test_drafts_are_saved_replaced_and_cleared(flavor: str) -> None:
 
 
 def test_aosp_wording_and_structure_differ() -> None:
+    """`sim` has our own wording, a disabled send button and "Mark as read"; `aosp` is AOSP Messaging
+    (compose_message_view.xml, conversation_list_fragment.xml, contact_picker_fragment.xml,
+    conversation_list_fragment_select_menu.xml): its send button appears only with text to send, and
+    its selection mode has no "Mark as read" (opening a conversation reads it) and no title."""
     sim, aosp = fresh("sim"), fresh("aosp")
-    for env, hint, title in ((sim, "Type a message", "New message"), (aosp, "Text message", "New conversation")):
+    for env, hint, send, start in ((sim, "Type a message", "Send SMS", "Start chat"),
+                                   (aosp, "Send message", "Send Message", "Start new conversation")):
         obs = run_skill(env, lambda ctx: M.open_thread(ctx, ZOE), flavor=env.flavor)[0]
-        assert find(obs, rid="compose_message_text").hint == hint
-        assert find(obs, desc="Send SMS") is not None
-        obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=env.flavor)[0]
-        obs = step(env, Tap(target=find(obs, desc="Start chat").index))
-        assert find(obs, title) is not None and find(obs, rid="recipient_text_view").focused
-        obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=env.flavor)[0]
-        unread = find(obs, rid="conversation_list_item", pred=lambda e: e.content_desc.startswith("Unread"))
-        obs = step(env, LongPress(target=unread.index))
-        assert find(obs, "1 selected") is not None
+        field = find(obs, rid="compose_message_text")
+        assert field.hint == hint
         if env is sim:
+            assert find(obs, desc=send) is not None
+        else:
+            assert find(obs, desc=send) is None and find(obs, rid="send_message_button") is None
+            assert field.text == hint  # an empty EditText reports its hint as its text (SDK 26+)
+            obs = step(env, TypeText(text="hi", target=field.index))
+            assert find(obs, desc=send, rid="send_message_button") is not None
+            step(env, TypeText(text="", clear=True))
+        obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=env.flavor)[0]
+        obs = step(env, Tap(target=find(obs, desc=start).index))
+        assert find(obs, rid="recipient_text_view").focused
+        if env is sim:
+            assert find(obs, "New message") is not None
+        else:
+            assert find(obs, rid="recipient_text_view").hint == "To" and find(obs, desc="Back") is not None
+        obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=env.flavor)[0]
+        unread = find(obs, pred=lambda e: e.content_desc.startswith("Unread") and e.clickable) if env is sim else \
+            find(obs, rid="swipeableContainer", pred=lambda e: any(
+                o.content_desc.startswith("Unread, Message from") and o.bounds == e.bounds for o in obs.elements))
+        obs = step(env, LongPress(target=unread.index))
+        if env is sim:
+            assert find(obs, "1 selected") is not None
             assert find(obs, desc="Mark as read") is not None  # a toolbar action in our flavor
         else:
-            assert find(obs, desc="Mark as read") is None  # under More options, as in Google Messages
-            obs = step(env, Tap(target=find(obs, desc="More options").index))
-            assert find(obs, "Mark as read") is not None
+            assert find(obs, "1 selected") is None and find(obs, rid="action_delete", desc="Delete") is not None
+            assert find(obs, desc="Mark as read") is None and find(obs, desc="More options") is None
+            assert find(obs, rid="conversation_checkmark") is not None
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)
@@ -156,15 +175,20 @@ def test_bad_input_is_refused_without_damage(flavor: str) -> None:
     env = fresh(flavor)
     before = env.read_state().messages
     obs = run_skill(env, lambda ctx: M.open_thread(ctx, ZOE), flavor=flavor)[0]
-    send = find(obs, desc="Send SMS")
-    assert not send.enabled
-    step(env, Tap(target=send.index))  # an empty message is not sent
-    obs = step(env, TypeText(text="   ", target=find(obs, rid="compose_message_text").index))
-    step(env, Tap(target=find(obs, desc="Send SMS").index))
+    if flavor == "sim":
+        send = find(obs, desc="Send SMS")
+        assert not send.enabled
+        step(env, Tap(target=send.index))  # an empty message is not sent
+        obs = step(env, TypeText(text="   ", target=find(obs, rid="compose_message_text").index))
+        step(env, Tap(target=find(obs, desc="Send SMS").index))
+    else:  # AOSP offers no send button until there is text to send (ComposeMessageView: trimmed length)
+        assert find(obs, rid="send_message_button") is None
+        obs = step(env, TypeText(text="   ", target=find(obs, rid="compose_message_text").index))
+        assert find(obs, rid="send_message_button") is None
     assert [m for m in healthy(env).messages if m.box == "sent" and not m.body.strip()] == []
     # an unknown recipient: a toast, still on the To screen
     obs = run_skill(env, lambda ctx: M.open_messages(ctx), flavor=flavor)[0]
-    step(env, Tap(target=find(obs, desc="Start chat").index))
+    step(env, Tap(target=find(obs, desc="Start chat" if flavor == "sim" else "Start new conversation").index))
     step(env, TypeText(text="nobody-by-this-name"))
     obs = step(env, Key(key="enter"))
     assert find(obs, cls="Toast") is not None and find(obs, rid="recipient_text_view") is not None

@@ -92,14 +92,17 @@ def test_typing_falls_back_when_the_ime_broadcast_is_ignored(tmp_path: Any, adb_
         assert env.input.text_methods()[0] == "ime_broadcast"
         env.shell.run(["ime", "set", "com.android.inputmethod.latin/.LatinIME"])
         obs, info = env.step(OpenApp(app="contacts"))
-        obs, info = env.step(Tap(target=next(e.index for e in obs.elements if e.content_desc == "Create contact")))
-        field = next(e for e in obs.elements if e.resource_id.endswith("/first_name"))
+        # AOSP Contacts (the virtual phone's aosp flavor): the FAB "Create new contact", an editor whose
+        # EditTexts have no resource id and are told apart by their hints
+        obs, info = env.step(Tap(target=next(e.index for e in obs.elements if e.content_desc == "Create new contact")))
+        first_name = lambda o: next(e for e in o.elements if e.editable and e.hint == "First name")  # noqa: E731
+        field = first_name(obs)
         obs, info = env.step(TypeText(text="Zoë", clear=True, target=field.index))
         assert info.error is None and info.extra["text_method"] != "ime_broadcast", info.extra
         assert info.extra["text_attempts"][0]["method"] == "ime_broadcast"
         obs, info = env.step(TypeText(text="Ann", clear=True, target=field.index))  # now prefilled
         assert info.extra["text_verified"] is True, info.extra
-        assert next(e for e in obs.elements if e.resource_id.endswith("/first_name")).text == "Ann"
+        assert first_name(obs).text == "Ann"
     finally:
         env.shell.run(["ime", "set", env.input.ime_current or ""])
         env.close()

@@ -5,9 +5,10 @@ app was left (details, search, a half-filled editor, selection mode). Every cont
 the phone's Contacts family (``create_contact``, ``search``, ``first_name``, ``save``,
 ``star`` …) and every word the skills look for is the family's (``phone_labels``,
 ``star_add``/``star_remove``), so the same skills run on the simulator's ``sim`` flavor (a
-"Contacts" title bar with a search icon, an editor with Cancel/Save at the bottom), its
-``aosp`` flavor (a "Search contacts" bar, an editor with ✕ and Save at the top that asks
-"Discard changes?" when leaving an edited form) and on a phone. Contacts are reached through
+"Contacts" title bar with a search icon, an editor with label chips and Cancel/Save at the
+bottom), its ``aosp`` flavor (AOSP Contacts: an editor with ✕ and Save at the top, a Spinner for a
+phone's type, the company behind "More fields", "Discard changes?" when leaving an edited form)
+and on a phone. Contacts are reached through
 search and picked by their exact (normalized) name, never by position. The soft keyboard is
 closed before tapping anything it could cover, as a careful person would.
 """
@@ -98,6 +99,10 @@ def _fill(ctx: Ctx, role: str, text: str, index: int = 0) -> Skill:
     """Replace the text of the ``index``-th editor field playing ``role`` (scrolling it into view first)."""
     yield from _hide_keyboard(ctx)
     el = _nth_field(ctx, role, index)
+    if el is None and ctx.role(APP, "more_fields") is not None:
+        # an editor that hides empty kinds until asked (AOSP's "More fields", e.g. the company)
+        yield from _tap_el(ctx, ctx.need(APP, "more_fields"))
+        el = _nth_field(ctx, role, index)
     if el is None:
         yield from scroll_to_role(ctx, APP, role, pred=lambda e: e.editable and _nth_field(ctx, role, index) is not None)
         el = _nth_field(ctx, role, index)
@@ -215,11 +220,17 @@ def _choose_label(ctx: Ctx, label: str, number: str) -> Skill:
 
     group = yield from scroll_to_role(ctx, APP, "phone_label_group", pred=below_field)
     chip = next((e for e in ctx.roles(APP, "label_chip", within=group) if norm(e.text) == norm(text)), None)
-    if chip is None:
-        raise OracleError(f"no {text!r} label chip")
-    if not chip.checked:
-        yield from _tap_el(ctx, chip)
-    return ctx.obs
+    if chip is not None and (chip.checked or not chip.checkable):
+        return ctx.obs  # the chip is on, or the Spinner already shows the label
+    if chip is not None:
+        return (yield from _tap_el(ctx, chip))
+    if ctx.ui(APP).family.roles.get("label_option"):
+        # a Spinner (AOSP): open its drop-down and pick the label
+        yield from _tap_el(ctx, group)
+        option = next((e for e in ctx.roles(APP, "label_option") if norm(e.text) == norm(text)), None)
+        if option is not None:
+            return (yield from _tap_el(ctx, option))
+    raise OracleError(f"no {text!r} label to choose ({ctx.family(APP)} family)")
 
 
 # --- operations -------------------------------------------------------------------------------

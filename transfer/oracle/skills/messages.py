@@ -2,7 +2,9 @@
 
 Threads are found by what the list shows (a contact's name, or the number when the address
 has no contact); a number whose thread shows a name is resolved through the app's own search
-first. Every control is a role of the phone's Messages family (``start_chat``, ``send``,
+first (or, in an app without one such as AOSP Messaging, through the new-conversation picker's
+suggestion for that number). Where the app has no "Mark as read" (AOSP Messaging), opening a
+conversation reads it. Every control is a role of the phone's Messages family (``start_chat``, ``send``,
 ``recipient_field`` …) and every word the skills look for is the family's (``you_said``,
 ``unread``, ``draft``), so the same skills run on the simulator's ``sim`` and ``aosp`` flavors
 and on a phone's AOSP, Google or Samsung Messages. Every skill starts with
@@ -62,7 +64,9 @@ _UNREAD = _unread
 
 
 def _rows(ctx: Ctx) -> list[UIElement]:
-    return ctx.roles(APP, "conversation_row")
+    """The conversation rows whose name is on screen (a row scrolled half out of the list may show
+    only its lower part)."""
+    return [r for r in ctx.roles(APP, "conversation_row") if _info(ctx, r)["name"]]
 
 
 def _matches(ctx: Ctx, row: UIElement, who: str) -> bool:
@@ -114,11 +118,35 @@ def _scan(ctx: Ctx, match: Callable[[UIElement], bool], role: str = "conversatio
     return hit()
 
 
+def _has(ctx: Ctx, role: str) -> bool:
+    """Whether the family's app has such a control at all (AOSP Messaging has no search, no "Mark as read")."""
+    return bool(ctx.ui(APP).family.roles.get(role))
+
+
 def _search(ctx: Ctx, query: str) -> Skill:
-    """Open the app's search with ``query``; returns the matching conversation rows."""
+    """Open the app's search with ``query``; returns the matching conversation rows ([] for an
+    app without a conversation search)."""
+    if not _has(ctx, "search"):
+        return []
     yield from tap_role(ctx, APP, "search")
     yield from act(ctx, TypeText(text=query, clear=True))
     return _rows(ctx)
+
+
+def _name_of_number(ctx: Ctx, number: str) -> Skill:
+    """The contact name the app shows for ``number``: from its search, or, where it has none (AOSP
+    Messaging), from the new-conversation picker's suggestion for the typed number."""
+    if _has(ctx, "search"):
+        hits = yield from _search(ctx, number)
+        return next((_row_parts(ctx, h)[0] for h in hits if _matches(ctx, h, number)), None)
+    yield from tap_role(ctx, APP, "start_chat")
+    field = ctx.need(APP, "recipient_field")
+    yield from act(ctx, TypeText(text=number, clear=True, target=None if field.focused else field.index))
+    for r in ctx.roles(APP, "suggestion_row"):
+        name, detail = _suggestion(ctx, r)
+        if name and _same_number(detail, number):
+            return name
+    return None
 
 
 def _list_row(ctx: Ctx, who: str) -> Skill:
@@ -127,9 +155,8 @@ def _list_row(ctx: Ctx, who: str) -> Skill:
     row = yield from _scan(ctx, lambda e: _matches(ctx, e, who))
     if row is not None or not _is_number(who):
         return row
-    # a number whose thread shows a contact name: learn the name from search, then look again
-    hits = yield from _search(ctx, who)
-    name = next((_row_parts(ctx, h)[0] for h in hits if _matches(ctx, h, who)), None)
+    # a number whose thread shows a contact name: learn the name, then look again
+    name = yield from _name_of_number(ctx, who)
     yield from open_messages(ctx)
     if name is None:
         return None
@@ -229,16 +256,22 @@ def _selection_action(ctx: Ctx, role: str) -> Skill:
 
 
 def mark_thread_read(ctx: Ctx, who: str) -> Skill:
-    """Mark the thread with ``who`` as read via long press → Mark as read (no-op if already read)."""
+    """Mark the thread with ``who`` as read via long press → Mark as read, or, in an app without that
+    action (AOSP Messaging), by opening it (no-op if already read)."""
     row = yield from _list_row(ctx, who)
     if row is None:
         raise OracleError(f"no conversation with {who!r}")
     if not _unread(ctx, row):
         return ctx.obs
-    yield from long_press(ctx, pred=lambda e: e.index == row.index)
-    done = yield from _selection_action(ctx, "mark_read")
-    if done is None:
-        raise OracleError(f"no mark_read action in selection mode ({ctx.family(APP)} family)")
+    if not _has(ctx, "mark_read"):
+        yield from act(ctx, Tap(target=row.index))
+        if ctx.role(APP, "message_field") is None:
+            raise OracleError(f"conversation with {who!r} did not open")
+    else:
+        yield from long_press(ctx, pred=lambda e: e.index == row.index)
+        done = yield from _selection_action(ctx, "mark_read")
+        if done is None:
+            raise OracleError(f"no mark_read action in selection mode ({ctx.family(APP)} family)")
     yield from open_messages(ctx)
     row = yield from _list_row(ctx, who)
     if row is None or _unread(ctx, row):
