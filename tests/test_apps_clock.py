@@ -228,6 +228,130 @@ def test_aosp_label_dialog() -> None:
     assert m.first("label_ok").text == "OK" and m.first("label_ok").resource_id == "android:id/button1"
 
 
+# --- (2b) the simulator's aosp flavor as the virtual phone serves it ---------------------------
+# (``fixtures/apps/clock/virtual_aosp_*.xml``): read with AOSP DeskClock's own selectors — the
+# aosp family keeps no simulator fallback but the timer cards'.
+
+def _virtual(name: str) -> list[UIElement]:
+    return _elements(OWN / f"virtual_aosp_{name}_1080x2400.xml")
+
+
+def test_the_aosp_family_keeps_no_simulator_fallback_but_the_timer_cards() -> None:
+    """The timer cards are still the simulator's; the `alarm_item` card fallbacks serve only
+    tests/test_device_safety.py's hand-made screens (the simulator shows AOSP's id-less cards)."""
+    aosp = load_spec("clock").families["aosp"]
+    left = sorted({role for role, sels in aosp.roles.items() for s in sels if "until made exact" in (s.cite or "")})
+    assert left == ["alarm_card", "alarm_time", "sim_alarm_item", "timer_card", "timer_delete", "timer_pause",
+                    "timer_resume"]
+    assert not [e for e in _virtual("alarm_list") if e.resource_id.endswith(":id/alarm_item")]
+    assert "tab_bedtime" not in aosp.roles and "bedtime" not in aosp.texts["tabs"]
+
+
+def test_the_simulators_aosp_alarm_list() -> None:
+    r = read_screen(_virtual("alarm_list"))
+    assert (r.package, r.family, r.screen) == (PKG, "aosp", "alarm_list")
+    assert [(a["time"], a["enabled"], a["label"], a["days"], a["expanded"]) for a in r.visible["alarms"]] == [
+        ("06:45", True, "Wake up", _WEEK[:5], False), ("07:15", False, "Yoga", ["tue", "thu"], False),
+        ("08:00", False, None, ["sat", "sun"], False), ("21:45", True, "Read", list(_WEEK), False)]
+    assert r.visible["title"] == "Alarm"
+    assert r.visible["tabs"] == [{"label": x, "selected": x == "Alarm"} for x in ("Alarm", "Clock", "Timer", "Stopwatch")]
+    drv, m, _ = _aosp_els(_virtual("alarm_list"))
+    assert m.first("alarm_list").resource_id == f"{PKG}:id/alarms_recycler_view"
+    yoga = drv.card_for(m, 7, 15, "Yoga")
+    assert yoga is not None and (yoga.resource_id, yoga.content_desc) == ("", "07:15 Yoga")
+    assert drv.card_for(m, 8, 0, "") is not None and drv.card_for(m, 8, 0).content_desc == "08:00 Alarm"
+    assert m.first("alarm_label", within=yoga).content_desc == "Label Yoga"
+    assert m.first("add_alarm").resource_id == f"{PKG}:id/fab"
+    for key, page in (("alarm", "page_alarm"), ("clock", "page_clock"), ("timer", "page_timer"),
+                      ("stopwatch", "page_stopwatch")):
+        assert m.first(f"tab_{key}").resource_id == f"{PKG}:id/{page}"
+
+
+def test_the_simulators_aosp_expanded_card() -> None:
+    r = read_screen(_virtual("alarm_expanded"))
+    assert [(a["time"], a["label"], a["days"], a["expanded"]) for a in r.visible["alarms"]][:3] == [
+        ("06:45", "Wake up", _WEEK[:5], False), ("07:15", "Yoga", ["tue", "thu"], True), ("08:00", None, ["sat", "sun"], False)]
+    drv, m, _ = _aosp_els(_virtual("alarm_expanded"))
+    yoga = drv.card_for(m, 7, 15, "Yoga")
+    assert yoga is not None and m.first("collapse_alarm", within=yoga) is not None
+    assert m.first("alarm_label", within=yoga).resource_id.endswith("/edit_label")
+    toggles = m.all_in("day_toggle", yoga)
+    assert [e.class_name for e in toggles] == ["android.widget.CheckBox"] * 7
+    assert [ClockDriver.day_of(e) for e in toggles] == ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+    assert [ClockDriver.day_of(e) for e in toggles if e.checked] == ["tue", "thu"]
+    assert m.first("vibrate", within=yoga).checked and m.first("delete", within=yoga).text == "Delete"
+    assert m.first("ringtone", within=yoga).content_desc == "Ringtone Default (Cesium)"
+
+
+def test_the_simulators_aosp_time_picker_is_the_frameworks() -> None:
+    r = read_screen(_virtual("time_picker"))
+    assert (r.screen, r.visible["hour"], r.visible["minute"], r.visible["period"]) == ("time_picker", "09", "30", None)
+    _, m, _ = _aosp_els(_virtual("time_picker"))
+    assert m.first("time_picker").resource_id == "android:id/time_header"
+    assert (m.first("time_picker_ok").resource_id, m.first("time_picker_cancel").resource_id) == \
+        ("android:id/button1", "android:id/button2")
+    ok, cancel = m.first("time_picker_ok"), m.first("time_picker_cancel")
+    assert cancel.bounds.left < ok.bounds.left  # AlertDialog order: negative, then positive
+    assert m.first("clock_face").resource_id == "android:id/radial_picker" and m.first("input_hour") is None
+    assert m.first("input_mode_toggle").content_desc == "Switch to text input mode for the time input."
+    r = read_screen(_virtual("time_picker_keyboard"))
+    assert (r.screen, r.visible["hour"], r.visible["minute"]) == ("time_picker", "9", "30")
+    _, m, _ = _aosp_els(_virtual("time_picker_keyboard"))
+    assert m.first("input_hour").resource_id == "android:id/input_hour" and m.first("label_field") is None
+    assert m.first("am_pm_spinner") is None  # a 24-hour clock: the spinner is INVISIBLE
+
+
+def test_the_simulators_aosp_label_dialog() -> None:
+    r = read_screen(_virtual("label_dialog"))
+    assert r.screen == "label_dialog"
+    _, m, _ = _aosp_els(_virtual("label_dialog"))
+    field = m.first("label_field")
+    assert (field.text, field.resource_id, field.class_name) == ("Yoga", "", "android.widget.EditText")
+    assert (m.first("label_ok").text, m.first("label_ok").resource_id) == ("OK", "android:id/button1")
+
+
+def test_the_simulators_aosp_clock_tab_and_city_picker() -> None:
+    r = read_screen(_virtual("clock_tab"))
+    assert (r.family, r.screen) == ("aosp", "world_clock") and "alarms" not in r.visible
+    _, m, _ = _aosp_els(_virtual("clock_tab"))
+    rows = {m.first("city_name", within=row).text: m.first("city_time", within=row).text
+            for row in m.find("city_row") if m.first("city_name", within=row) is not None}
+    assert rows == {"London": "09:30", "New York": "04:30"}
+    assert m.first("next_alarm").text == "Mon 21:45" and m.first("add_city").content_desc == "Cities"
+    assert m.first("scroll_list").resource_id == f"{PKG}:id/cities"
+    r = read_screen(_virtual("city_picker"))
+    assert (r.family, r.screen) == ("aosp", "city_picker")
+    _, m, _ = _aosp_els(_virtual("city_picker"))
+    boxes = {e.content_desc: e.checked for e in m.find("city_checkbox")}
+    assert boxes["London"] and boxes["New York"] and boxes["Abidjan"] is False
+    assert m.first("city_search").resource_id == f"{PKG}:id/search_button"
+    assert m.first("scroll_list").resource_id == f"{PKG}:id/cities_list"
+
+
+def test_the_time_picker_skill_on_the_simulators_aosp_picker() -> None:
+    """24-hour clock mode → the keyboard toggle → hour, minute → OK (no AM/PM)."""
+    from transfer.oracle.base import Ctx
+    from transfer.oracle.skills import clock as C
+
+    clock_mode, keyboard = _virtual("time_picker"), _virtual("time_picker_keyboard")
+    after = _virtual("alarm_list")
+    ctx = Ctx(obs=_obs(clock_mode), flavor="aosp", families={"clock": "aosp"})
+    idx = {e.resource_id: e.index for e in keyboard}
+    actions, _ = _drive(C._fill_time_picker(ctx, 18, 5), [_obs(keyboard)] * 5 + [_obs(after)])
+    toggle = next(e for e in clock_mode if e.resource_id == "android:id/toggle_mode")
+    assert actions == [
+        Tap(target=toggle.index),
+        Tap(target=idx["android:id/input_hour"]), TypeText(text="18", clear=True, submit=False),
+        Tap(target=idx["android:id/input_minute"]), TypeText(text="05", clear=True, submit=False),
+        Tap(target=idx["android:id/button1"])]
+
+
+def _aosp_els(els: list[UIElement]) -> tuple[ClockDriver, Any, list[UIElement]]:
+    drv = driver("clock")
+    assert isinstance(drv, ClockDriver)
+    return drv, drv.matcher(els, "aosp", PKG), els
+
+
 # --- (3) unknown screens are reported, never guessed ------------------------------------------
 
 def _el(i: int, b: tuple[int, int, int, int], **kw: Any) -> UIElement:

@@ -519,8 +519,13 @@ def read_world_clock_time(ctx: Ctx, city: str) -> Skill:
     return t.text
 
 
-def _open_city_picker(ctx: Ctx, city: str) -> Skill:
+def _open_city_picker(ctx: Ctx, city: str, search: bool = True) -> Skill:
+    """Open the city picker and (``search``) type ``city`` into its search field. AOSP's picker
+    searches only the cities not yet selected (CitySelectionActivity.CityAdapter.filter), so a
+    selected city is found unfiltered, at the top of the list."""
     yield from tap_role(ctx, APP, "add_city")
+    if not search:
+        return ctx.obs
     if not _has(ctx, "city_search_field"):
         yield from tap_role(ctx, APP, "city_search")
     yield from _type_role(ctx, "city_search_field", city)
@@ -578,7 +583,7 @@ def remove_world_clock(ctx: Ctx, city: str) -> Skill:
     """Remove ``city`` from the world clock (uncheck it in the city picker, or long press → Remove)."""
     yield from goto_tab(ctx, "clock")
     if _flag(ctx, "city_picker_toggles"):
-        yield from _open_city_picker(ctx, city)
+        yield from _open_city_picker(ctx, city, search=False)
         yield from _hide_keyboard(ctx)
         box = yield from _city_box(ctx, city)
         if box.checked:
