@@ -247,3 +247,52 @@ def test_the_compute_skill_reads_googles_final_result() -> None:
     assert actions[-4:] == [Tap(target=idx["digit_9"]), Tap(target=idx["op_add"]), Tap(target=idx["digit_3"]),
                             Tap(target=idx["eq"])]
     assert shown == "12"
+
+
+# --- the simulator's aosp flavor is read with AOSP's own selectors --------------------------------
+
+def test_the_aosp_family_holds_no_simulator_fallback() -> None:
+    """The simulator's aosp flavor follows ExactCalculator's layouts, so the aosp family needs none."""
+    spec = load_spec(APP)
+    assert not [(role, s.cite) for role, sels in spec.families["aosp"].roles.items() for s in sels
+                if "s2r simulator" in (s.cite or "")]
+
+
+def test_the_simulators_aosp_calculator_reads_through_exactcalculators_selectors() -> None:
+    pytest.importorskip("playwright")
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _simhelpers import fresh, run, step
+
+    from actionmap.actions import Tap
+    from transfer.oracle.skills import calculator as C
+
+    env = fresh("aosp", {"start": {"app": "calculator"}})
+    try:
+        run(env, C.type_expression, expression="12×3")
+        r = read_screen(env.observe().elements, app=APP, family="aosp")
+        assert (r.package, r.screen) == ("com.android.calculator2", "calculator"), r.problems
+        # while typing: the formula and the live preview in `result`; `del`, no `clr` (pad_operator_one_col.xml)
+        assert r.visible == {"formula": "12×3", "result": "36", "error": False}
+        roles = {c.role for c in r.controls}
+        assert {"delete", "equals", "key_mul", "advanced_toggle"} <= roles and "clear" not in roles
+        assert "key_power" not in roles  # on the advanced pad, which only peeks
+        run(env, C.press_key, ch="=")
+        r = read_screen(env.observe().elements, app=APP, family="aosp")
+        # after "=": the result takes the formula's place (Calculator.onResult), `clr` stands where `del` was
+        assert r.visible["result"] == "36" and r.visible["formula"] is None
+        assert _control(r, "clear").resource_id == "com.android.calculator2:id/clr"
+        # the advanced pad, tapped in, shows its keys and covers the numeric ones
+        obs = step(env, Tap(target=_control(r, "advanced_toggle").index))
+        r = read_screen(obs.elements, app=APP, family="aosp")
+        roles = {c.role for c in r.controls}
+        assert {"key_power", "key_sqrt", "key_lparen", "key_percent", "numeric_pad"} <= roles and "digit_7" not in roles
+        # History is the overflow's first item (res/menu/activity_calculator.xml)
+        step(env, Tap(target=_control(r, "numeric_pad").index))
+        obs = step(env, Tap(target=next(e for e in env.observe().elements if e.content_desc == "More options").index))
+        obs = step(env, Tap(target=next(e for e in obs.elements if e.text == "History").index))
+        r = read_screen(obs.elements, app=APP, family="aosp")
+        assert r.screen == "history" and r.visible == {"history": ["36"]}, (r.screen, r.problems)
+    finally:
+        env.close()

@@ -251,3 +251,49 @@ def test_open_storage_root_learns_the_roots_name_from_the_drawer() -> None:
     pixel = next(e for e in drawer if e.text == "Pixel 8")
     assert actions == [OpenApp(app=APP), Tap(target=show_roots.index), Tap(target=pixel.index)]
     assert F._root_title(ctx) == "Pixel 8"
+
+
+# --- the simulator's aosp flavor is read with DocumentsUI's own selectors --------------------------
+
+def test_the_aosp_family_holds_no_simulator_fallback() -> None:
+    """The simulator's aosp flavor follows DocumentsUI's layouts, so the aosp family needs none."""
+    spec = load_spec(APP)
+    assert not [(role, s.cite) for role, sels in spec.families["aosp"].roles.items() for s in sels
+                if "s2r simulator" in (s.cite or "")]
+
+
+def test_the_simulators_aosp_files_reads_through_documentsuis_selectors() -> None:
+    pytest.importorskip("playwright")
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _simhelpers import fresh, run, step
+
+    from actionmap.actions import Tap
+    from transfer.oracle.skills import files as F
+
+    env = fresh("aosp", {"start": {"app": "files"}})
+    try:
+        world = env.read_state()
+        device = world.device.model  # Settings.Global.DEVICE_NAME falls back to the model
+        r = read_screen(env.observe().elements, app=APP, family="aosp")
+        assert (r.package, r.screen, r.visible["title"]) == (PKG, "files", "Recent"), r.problems
+        obs = step(env, Tap(target=_control(r, "show_roots").index))
+        r = read_screen(obs.elements, app=APP, family="aosp")
+        assert r.screen == "roots_drawer" and r.visible["storage_root"] == device, r.problems
+        assert r.visible["roots"] == ["Recent", "Images", "Videos", "Audio", "Documents", "Downloads", device]
+        run(env, F.open_folder, path="/sdcard/Download")
+        r = read_screen(env.observe().elements, app=APP, family="aosp")
+        want = sorted(f.path.rsplit("/", 1)[1] for f in world.files or [] if f.path.rsplit("/", 1)[0] == "/sdcard/Download")
+        assert r.screen == "folder" and r.visible["path"] == [device, "Download"] and sorted(r.visible["items"]) == want
+        # one metadata line per file ("date, size, type"), none for a folder (ListDocumentHolder.bind)
+        assert r.visible["details"]["setup.apk"].split(", ")[1] == "8.42 MB"
+        run(env, F.select, path="/sdcard/Download/setup.apk")
+        r = read_screen(env.observe().elements, app=APP, family="aosp")
+        assert r.screen == "selection" and r.visible["selected"] == 1
+        obs = step(env, Tap(target=_control(r, "delete_selected").index))
+        r = read_screen(obs.elements, app=APP, family="aosp")
+        assert r.screen == "delete_dialog" and r.visible["message"] == 'Delete "setup.apk"?'
+        assert _control(r, "delete_ok").resource_id == "android:id/button1" and _control(r, "delete_ok").text == "OK"
+    finally:
+        env.close()

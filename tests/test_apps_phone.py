@@ -159,3 +159,41 @@ def test_the_simulators_dial_pad_and_call_log_read_as_the_world_holds_them(flavo
         assert kinds and all(k in P.KINDS for k in kinds), r.visible["calls"]
     finally:
         env.close()
+
+
+def test_the_aosp_family_holds_no_simulator_fallback() -> None:
+    """The simulator's aosp flavor follows the AOSP Dialer's layouts, so the aosp family needs none."""
+    from device.apps.spec import load_spec
+
+    spec = load_spec("phone")
+    assert not [(role, s.cite) for role, sels in spec.families["aosp"].roles.items() for s in sels
+                if "s2r simulator" in (s.cite or "")]
+
+
+def test_the_simulators_aosp_dialer_reads_through_the_dialers_selectors() -> None:
+    pytest.importorskip("playwright")
+    import sys
+
+    sys.path.insert(0, str(HERE))
+    from _simhelpers import fresh, run
+
+    from transfer.oracle.skills import phone as P
+
+    env = fresh("aosp")
+    try:
+        log = sorted(env.read_state().calls or [], key=lambda c: c.time or "", reverse=True)
+        run(env, P.open_recents)
+        r = read_screen(env.observe().elements, app="phone", family="aosp")
+        assert r.screen == "call_log", r.problems
+        # call_log_list_item.xml cards, each read by its name and the kind its description tells
+        want = {"incoming": "incoming", "outgoing": "outgoing", "missed": "missed"}
+        assert [c["kind"] for c in r.visible["calls"]] == [want[c.kind] for c in log][: len(r.visible["calls"])]
+        assert r.visible["calls"][0]["name"] == log[0].name
+        # the newest missed call's details, through overflow → Call history → Missed (CallLogActivity)
+        call = run(env, P.read_last_call, kind="missed")
+        missed = next(c for c in log if c.kind == "missed")
+        assert (call["name"], call["kind"]) == (missed.name, "missed") and call["number"].endswith(missed.number)
+        r = read_screen(env.observe().elements, app="phone", family="aosp")
+        assert r.screen == "call_details" and r.visible["title"] == "Call details", r.problems
+    finally:
+        env.close()

@@ -241,16 +241,19 @@ def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any
     a double tap is two taps, a swipe scrolls a list, a drag moves a slider, a wait lets time pass."""
     _host, phone, env = rig
     # long press: Messages enters selection mode on the held thread instead of opening it
+    from device.apps import driver
+
     obs = _open(env, "messages")
-    row = next(e for e in obs.elements if e.long_clickable)
+    row = driver("messages").matcher(obs.elements, "aosp").find("conversation_row")[0]
     obs = _ok(env, LongPress(point=row.grid_bounds.center, duration_ms=900))
     ui = phone.state_data()["ui"]
-    assert len(ui["msel"]) == 1 and ui["mlong"] == ui["msel"][0], ui
-    assert any(e.text == "1 selected" for e in obs.elements), obs.describe(40)
+    assert len(ui["msel"]) == 1, ui
+    assert driver("messages").matcher(obs.elements, "aosp").has("selection_delete"), obs.describe(40)
     _ok(env, Key(key="back"))
-    # double tap: two taps on a calculator key type its digit twice
+    # double tap: two taps on a calculator key type its digit twice (a long press on delete clears first)
     obs = _open(env, "calculator")
-    _ok(env, Tap(point=_element(obs, text="AC").grid_bounds.center))
+    delete = driver("calculator").matcher(obs.elements, "aosp").find("delete")[0]
+    obs = _ok(env, LongPress(point=delete.grid_bounds.center, duration_ms=900))
     obs = _ok(env, DoubleTap(point=_element(obs, text="7").grid_bounds.center))
     assert phone.read_state().calculator_display == "77"
     # swipe: a finger moving up scrolls the contact list down: its offset grows and the top rows leave the screen
@@ -258,7 +261,7 @@ def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any
     obs = _open(env, "contacts")
     offsets = lambda: {k: v for k, v in phone.state_data()["ui"]["scroll"].items() if k.startswith("contacts/")}  # noqa: E731
     before_scroll = offsets()
-    top_row = min((e for e in obs.elements if e.text and e.resource_id.endswith(":id/title")),
+    top_row = min((e for e in driver("contacts").matcher(obs.elements, "aosp").find("contact_name") if e.text),
                   key=lambda e: e.grid_bounds.top)
     obs = _ok(env, Swipe(start=(500, 800), end=(500, 300), duration_ms=300))
     grown = {k: v for k, v in offsets().items() if v > before_scroll.get(k, 0) + 100}

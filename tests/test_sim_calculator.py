@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from actionmap.actions import Tap
+from actionmap.actions import Key, Tap
 from sim import state as st
 from sim.env import SimEnv
 from transfer.oracle.base import Ctx, OracleError, Skill
@@ -68,19 +68,21 @@ def test_errors_clear_and_delete(flavor: str) -> None:
     env = fresh(flavor)
     assert run(env, lambda c: C.compute(c, "10÷0")) == "Can't divide by 0"
     assert env.read_state().calculator_display == "Can't divide by 0"
-    # a digit after an error starts over
+    # a digit after an error starts over (sim); ExactCalculator keeps the failed formula and edits it
+    # (Calculator.java addKeyToExpr: ERROR → INPUT), its trailing 0 replaced by the digit
+    start = {"sim": "", "aosp": "10÷"}[flavor]
     run(env, lambda c: C.type_expression(c, "5"))
-    assert env.read_state().calculator_display == "5"
+    assert env.read_state().calculator_display == start + "5"
     run(env, lambda c: C.type_expression(c, "×4"))
-    assert env.read_state().calculator_display == "5×4"
+    assert env.read_state().calculator_display == start + "5×4"
     run(env, lambda c: C.press_key(c, "⌫"))
-    assert env.read_state().calculator_display == "5×"
+    assert env.read_state().calculator_display == start + "5×"
     # "=" drops the dangling operator, as Android does
     run(env, lambda c: C.press_key(c, "="))
-    assert env.read_state().calculator_display == "5"
+    assert env.read_state().calculator_display == {"sim": "5", "aosp": "2"}[flavor]
     # an operator after a result continues from it
     run(env, lambda c: C.type_expression(c, "+1="))
-    assert env.read_state().calculator_display == "6"
+    assert env.read_state().calculator_display == {"sim": "6", "aosp": "3"}[flavor]
     run(env, C.clear)
     assert env.read_state().calculator_display == "0"
     # nonsense keys are ignored instead of corrupting the formula
@@ -97,16 +99,28 @@ def test_aosp_advanced_panel_and_flavor_differences() -> None:
     assert run(aosp, lambda c: C.compute(c, "√16+5!")) == "124"
     assert run(aosp, lambda c: C.compute(c, "2π")) == android_format(2 * math.pi)
     ca, cs = Ctx(aosp.observe(), flavor="aosp"), Ctx(sim.observe(), flavor="sim")
-    # AOSP: AC, one smart "( )" key, "times", the advanced toggle; sim: C, ( and ), "multiply"
-    assert ca.has("AC", cls="Button") and ca.has(desc="parentheses") and ca.has(desc="times")
+    # AOSP (pad_operator_one_col.xml): after "=" the clear key "C" stands where delete was; ( and ) live on
+    # the advanced pad, which peeks at the right edge; sim: C, ( and ) and delete always on the pad
+    assert ca.has("C", cls="Button") and ca.find(rid="com.android.calculator2:id/clr").content_desc == "clear"
+    assert ca.find(rid="com.android.calculator2:id/del") is None and not ca.has(desc="left parenthesis")
+    assert ca.has(desc="multiply") and ca.has(desc="Advanced operations")
     assert cs.has("C", cls="Button") and cs.has(desc="left parenthesis") and cs.has(desc="multiply")
     assert not cs.has(desc="square root") and cs.role("calculator", "advanced_toggle") is None
     with pytest.raises(OracleError, match="no 'power' key"):
         run(sim, lambda c: C.compute(c, "2^3"))
-    # the toggle expands the trig/log row
-    run(aosp, lambda c: C.open_calculator(c))
-    obs, _ = aosp.step(Tap(target=Ctx(aosp.observe(), flavor="aosp").need("calculator", "advanced_toggle").index))
-    assert Ctx(obs).has(desc="sine") and Ctx(obs).has(desc="natural logarithm")
+    # while typing, delete stands there (a long press clears); the peeking advanced pad comes in on a tap
+    # and hides the numeric keys it covers; Back takes the numeric pad back (Calculator.java onBackPressed)
+    run(aosp, lambda c: C.type_expression(c, "7"))
+    ca = Ctx(aosp.observe(), flavor="aosp")
+    assert ca.find(rid="com.android.calculator2:id/clr") is None and ca.find(desc="delete").long_clickable
+    obs, _ = aosp.step(Tap(target=ca.need("calculator", "advanced_toggle").index))
+    assert Ctx(obs).has(desc="sine") and Ctx(obs).has(desc="natural logarithm") and Ctx(obs).has(desc="left parenthesis")
+    assert not Ctx(obs).has("7", cls="Button") and Ctx(obs, flavor="aosp").role("calculator", "numeric_pad") is not None
+    obs, _ = aosp.step(Tap(target=Ctx(obs).find(desc="show inverse functions").index))
+    assert Ctx(obs).has(desc="inverse sine") and not Ctx(obs).has(desc="sine")
+    obs, _ = aosp.step(Key(key="back"))
+    assert Ctx(obs).has("7", cls="Button") and not Ctx(obs).has(desc="inverse sine")
+    assert aosp.read_state().calculator_display == "7"
 
 
 def test_display_patched_from_outside_is_adopted() -> None:

@@ -120,13 +120,18 @@ def test_flavors_differ() -> None:
     o_sim, o_aosp = sim.observe(), aosp.observe()
     # sim opens on the storage browser; AOSP DocumentsUI opens on Recent with a roots drawer
     assert F.toolbar_title(Ctx(o_sim)) == "Internal storage" and not Ctx(o_sim).has(desc="Show roots")
-    assert F.toolbar_title(Ctx(o_aosp)) == "Recent" and Ctx(o_aosp).has(desc="Show roots")
+    assert F.toolbar_title(Ctx(o_aosp, flavor="aosp")) == "Recent" and Ctx(o_aosp).has(desc="Show roots")
     assert Ctx(o_aosp).has("Images", cls="CompoundButton")
+    # DocumentsUI titles the storage root with the device's name, never "Internal storage"
+    model = aosp.read_state().device.model
+    run(aosp, lambda c: F.open_storage_root(c))
+    obs = aosp.observe()
+    assert F.toolbar_title(Ctx(obs, flavor="aosp")) == model and not Ctx(obs).has("Internal storage")
     msgs = {}
     for env in (sim, aosp):
         run(env, lambda c: F.select(c, "/sdcard/Download/setup.apk"))
         obs, _ = env.step(Tap(target=Ctx(env.observe()).find(desc="Delete").index))
-        msgs[env.flavor] = Ctx(obs).find(rid="android:id/message").text
+        msgs[env.flavor] = Ctx(obs, flavor=env.flavor).role("files", "delete_message").text
         env.step(Key(key="back"))  # cancel: nothing deleted
         assert "/sdcard/Download/setup.apk" in files_of(env)
     assert msgs == {"sim": "Delete 1 item?", "aosp": 'Delete "setup.apk"?'}
@@ -155,28 +160,38 @@ def test_screens_sort_and_details(flavor: str) -> None:
 
     def tour(c: Ctx) -> Skill:
         yield from F.open_folder(c, "/sdcard/Download")
-        if c.flavor == "aosp":
-            yield from tap(c, rid="sort_dimen_dropdown", scroll=False)
+        yield from tap(c, desc="More options", scroll=False)
+        if c.flavor == "aosp":  # res/menu/activity.xml "Sort by..." → SortListFragment's sheet
+            yield from tap(c, "Sort by...", scroll=False)
+            yield from tap(c, "Size (largest first)", cls="CheckedTextView", scroll=False)
         else:
-            yield from tap(c, desc="More options", scroll=False)
             yield from tap(c, "Sort by", scroll=False)
-        yield from tap(c, ("Size (largest first)" if c.flavor == "aosp" else "Largest first"), cls="RadioButton", scroll=False)
+            yield from tap(c, "Largest first", cls="RadioButton", scroll=False)
         order = [t for t, _ in F.rows(c)]
-        yield from tap(c, "boarding_pass.pdf", rid="title")
-        yield from tap(c, desc=("Properties" if c.flavor == "aosp" else "Details"), scroll=False)
-        details = {t.text for t in c.find_all(rid="summary")}
+        if c.flavor == "aosp":
+            # no viewer behind a file here ("Can't open file"); Get info is in the selection's overflow
+            yield from tap(c, "boarding_pass.pdf", rid="android:id/title")
+            yield from F.select(c, "/sdcard/Download/boarding_pass.pdf")
+            yield from tap(c, desc="More options", scroll=False)
+            yield from tap(c, "Get info", scroll=False)
+            details = {t.text for t in c.find_all(rid="table_row_value")} | {t.text for t in c.find_all(rid="inspector_header_title")}
+        else:
+            yield from tap(c, "boarding_pass.pdf", rid="title")
+            yield from tap(c, desc="Details", scroll=False)
+            details = {t.text for t in c.find_all(rid="summary")}
         cat_rows: list[str] = []
         if c.flavor == "aosp":
-            yield from back(c)  # Properties → viewer → folder (the drawer lives on browse screens)
-            yield from back(c)
+            yield from back(c)  # Get info → folder (the drawer lives on browse screens)
             yield from tap(c, desc="Show roots", scroll=False)
-            yield from tap(c, "Images", rid="title", scroll=False)
+            yield from tap(c, "Images", rid="android:id/title", scroll=False)
             cat_rows = [t for t, _ in F.rows(c)]
         return order, details, cat_rows
 
     order, details, cat_rows = run(env, tour)
     assert order == ["setup.apk", "invoice_2026_11.pdf", "boarding_pass.pdf"]
-    assert {"boarding_pass.pdf", "/sdcard/Download", {"sim": "96 kB", "aosp": "96.00 kB"}[flavor]} <= details
+    # sim: name, location and size; AOSP (inspector/DetailsView.java): the name as the title, Type, Size, Modified
+    want = {"sim": {"boarding_pass.pdf", "/sdcard/Download", "96 kB"}, "aosp": {"boarding_pass.pdf", "PDF document", "96.00 kB"}}
+    assert want[flavor] <= details
     if flavor == "aosp":
         assert cat_rows == ["IMG_2041.jpg", "IMG_2042.jpg", "PXL_20261101_101500.jpg"]
     assert_consistent(env)

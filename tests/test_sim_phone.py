@@ -117,7 +117,8 @@ def test_bad_input_keeps_state_valid(flavor: str) -> None:
     # long-pressing backspace clears everything
     obs = step(env, LongPress(target=find(obs, desc="backspace").index))
     assert env.read_state().dialer_number == ""
-    assert find(obs, desc="backspace", pred=lambda e: e.clickable) is None
+    # nothing left to delete: sim hides backspace, AOSP disables it (DialpadFragment.updateDeleteButtonEnabledState)
+    assert find(obs, desc="backspace", pred=lambda e: e.clickable and e.enabled) is None
     # a call screen opened without a number logs nothing when ended
     env2 = fresh(flavor, {"start": {"app": "phone", "route": "incall"}})
     obs = step(env2, Key(key="back"))  # Back keeps the call screen (no ongoing-call chip to return with)
@@ -136,11 +137,15 @@ def test_call_details_delete_and_clear_history(flavor: str) -> None:
     row = min(Ctx(obs=obs).find_all(rid="call_log_row"), key=lambda e: e.bounds.top)
     obs = step(env, Tap(target=row.index))
     if flavor == "aosp":
-        assert find(obs, "History", rid="call_log_action_history") is not None  # the row expanded in place
-        obs = step(env, Tap(target=find(obs, "History").index))
+        # the card expanded in place to its actions (call_log_list_item_actions.xml)
+        assert find(obs, "Send a message") is not None and find(obs, rid="details_action") is not None
+        obs = step(env, Tap(target=find(obs, rid="details_action").index))
     assert find(obs, "Call details") is not None and find(obs, top.name, rid="contact_name") is not None
-    obs = step(env, Tap(target=find(obs, desc="Delete").index))
-    obs = step(env, Tap(target=find(obs, "Delete", cls="Button").index))
+    if flavor == "aosp":  # the footer's Delete deletes at once (CallDetailsFooterViewHolder)
+        obs = step(env, Tap(target=find(obs, "Delete", rid="call_detail_action_delete").index))
+    else:
+        obs = step(env, Tap(target=find(obs, desc="Delete").index))
+        obs = step(env, Tap(target=find(obs, "Delete", cls="Button").index))
     assert [c.id for c in calls(env)] == [c.id for c in log if c.id != top.id]
     # clear the whole log through the overflow menu
     obs = run_skill(env, lambda ctx: P.open_phone(ctx), flavor=flavor)[0]
@@ -163,23 +168,26 @@ def test_flavors_differ() -> None:
     assert find(sim, "Keypad", rid="tab_keypad") is not None and find(sim, desc="dial") is not None
     assert find(sim, desc="key pad") is None
     # aosp: Pixel bottom navigation, the dial pad behind a "key pad" FAB
-    for label in ("Favorites", "Recents", "Contacts", "Voicemail"):
-        assert find(aosp, desc=label) is not None, label
-    assert find(aosp, desc="key pad") is not None and find(aosp, desc="dial") is None
-    assert find(aosp, "Search contacts & places") is not None
-    # aosp labels calls "Incoming call", sim "Incoming"
+    # (bottom_nav_bar_layout.xml; no Voicemail tab without visual voicemail)
+    for label, rid in (("Favorites", "speed_dial_tab"), ("Recents", "call_log_tab"), ("Contacts", "contacts_tab")):
+        assert find(aosp, rid=rid) is not None and find(aosp, label, rid="bottom_nav_item_text") is not None, label
+    assert find(aosp, "Voicemail") is None
+    assert find(aosp, desc="key pad", rid="fab") is not None and find(aosp, desc="dial") is None
+    assert find(aosp, "Search contacts", rid="search_box_start_search") is not None
+    # sim rows say "Incoming · <time>"; AOSP describes a card "Answered call from <name>, …"
     env_s, env_a = fresh("sim", {"start": {"app": "phone"}}), fresh("aosp", {"start": {"app": "phone"}})
     rs = step(env_s, Tap(target=find(env_s.observe(), "Recents").index))
-    ra = step(env_a, Tap(target=find(env_a.observe(), desc="Recents").index))
+    ra = step(env_a, Tap(target=find(env_a.observe(), rid="call_log_tab").index))
     assert any(e.text.startswith("Incoming · ") for e in rs.elements)
-    assert find(ra, desc="Incoming call") is not None and find(rs, desc="Incoming call") is None
+    assert any(e.content_desc.startswith("Answered call from ") for e in ra.elements)
+    assert not any(e.content_desc.startswith("Answered call from ") for e in rs.elements)
 
 
 def test_favorite_tile_calls_contact() -> None:
     env = fresh("aosp", {"start": {"app": "phone"}})
     fav = sorted((c for c in env.read_state().contacts or [] if c.starred), key=lambda c: c.name)[0]
     obs = env.observe()
-    tile = find(obs, fav.name, rid="contact_tile_name")
+    tile = find(obs, fav.name, rid="name")  # speeddial favorite_item_layout.xml
     obs = step(env, Tap(target=tile.index))
     assert find(obs, fav.name, rid="contactgrid_contact_name") is not None
     step(env, Tap(target=find(obs, desc="End call").index))

@@ -26,7 +26,8 @@ KEY_ROLES: dict[str, str] = {
     "=": "equals", "⌫": "delete",
 }
 OPERATORS = "+−×÷*/^"
-#: keys that live on the advanced pad (shown by ``advanced_toggle`` where a family has one)
+#: keys that live on the advanced pad (shown by ``advanced_toggle`` where a family has one; AOSP's
+#: pager also holds ( ) and % there, and ``numeric_pad`` brings the numeric keys back)
 ADVANCED_ROLES = frozenset({"key_power", "key_sqrt", "key_pi", "key_fact", "key_e"})
 
 
@@ -43,7 +44,7 @@ class CalculatorDriver(AppDriver):
         "formula", "result", "result_preview", "equals", "clear", "delete",
         *(f"digit_{d}" for d in range(10)), "key_point", "key_add", "key_sub", "key_mul", "key_div",
         "key_percent", "key_lparen", "key_rparen", "key_parens", "key_power", "key_sqrt", "key_pi", "key_fact",
-        "key_e", "advanced_toggle", "history", "more_options",
+        "key_e", "advanced_toggle", "numeric_pad", "history", "more_options",
     )
 
     def formula(self, m: Matcher) -> str | None:

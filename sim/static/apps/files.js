@@ -7,12 +7,14 @@
 // list stays consistent: no duplicate paths, every parent exists.
 //
 // Flavor `sim`: a simple "Internal storage" browser (up arrow, overflow with Sort by).
-// Flavor `aosp`: stock DocumentsUI — opens on "Recent" with category chips, a roots drawer
-// ("Show roots": Recent, Images, Videos, Audio, Documents, Downloads, Internal storage),
-// a breadcrumb and a sort header, "N selected" action mode with Share/Delete and an overflow
-// (Select all, Copy to…, Move to…, Rename, Properties), DocumentsUI's delete wording.
-import { html, registerApp, Screen, Row, Section, Dialog, Radio, Field, Empty, Button, Chip, A,
-  world, ui, go, t, flavor, update, toast, now, nowIso, fmtTime } from '../os.js';
+// Flavor `aosp`: AOSP's DocumentsUI as LineageOS builds it (lineage-21.0, Android 14; see "flavor
+// aosp" below, each screen citing its layouts): it opens on Recent with search chips; the roots
+// drawer ("Show roots": Recent, Images, Videos, Audio, Documents, Downloads, and the device's storage,
+// titled with the device's name and telling its free space); a breadcrumb and a "Files in …" header;
+// rows with one metadata line (none for folders); an action mode "N selected" with Share/Delete and
+// an overflow; the framework's dialogs (OK / Cancel); the copy/move picker opening on Downloads; Get info.
+import { html, registerApp, Screen, Row, Dialog, Radio, Field, Empty, Button, Chip, A,
+  world, ui, go, back, t, flavor, update, toast, now, nowIso, fmtTime, pressHandlers, scrollKey } from '../os.js';
 
 const ROOT = '/sdcard';
 const STORAGE_BYTES = 128e9;
@@ -209,8 +211,8 @@ function fmtDate(iso) {
     return fmtTime(d.getUTCHours(), d.getUTCMinutes());
   }
   if (d.getUTCFullYear() === n.getUTCFullYear()) return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}`;
-  return flavor() === 'aosp' ? `${d.getUTCMonth() + 1}/${d.getUTCDate()}/${String(d.getUTCFullYear()).slice(2)}`
-    : `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
+  // aosp too: base/Shared.formatTime (FORMAT_SHOW_DATE | FORMAT_SHOW_YEAR | FORMAT_ABBREV_ALL)
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}`;
 }
 const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 function iconFor(e) {
@@ -241,7 +243,7 @@ function subtitleFor(e, m, withFolder) {
   if (withFolder) parts.push(parentOf(e.path) === ROOT ? storageLabel() : baseName(parentOf(e.path)));
   return parts.filter(Boolean).join(' · ');
 }
-const storageLabel = () => 'Internal storage';
+const storageLabel = () => 'Internal storage';  // the sim flavor's (DocumentsUI's is the device's name: deviceName)
 function freeLabel() {
   const used = entries().reduce((s, e) => s + (e.kind === 'file' ? e.size || 0 : 0), 0);
   return `${fmtSize(Math.max(0, STORAGE_BYTES - SYSTEM_BYTES - used))} free`;
@@ -258,7 +260,8 @@ const sortState = () => ui().files_sort || { by: 'name', desc: false };
 const nameCmp = (a, b) => baseName(a.path).localeCompare(baseName(b.path), 'en', { sensitivity: 'base', numeric: true }) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
 function sortEntries(list, m) {
   const { by, desc } = sortState();
-  const key = (e) => (by === 'size' ? (e.kind === 'dir' ? folderSize(e.path, m) : e.size || 0) : by === 'date' ? (e.mtime || '') : null);
+  const key = (e) => (by === 'size' ? (e.kind === 'dir' ? folderSize(e.path, m) : e.size || 0) : by === 'date' ? (e.mtime || '')
+    : by === 'type' ? typeLabel(e) : null);  // 'type': the aosp flavor's Type (A to Z)
   const cmp = (a, b) => {
     if (a.kind !== b.kind) return a.kind === 'dir' ? -1 : 1;  // folders first, always
     let c = 0;
@@ -326,8 +329,6 @@ function crumbTo(path, root, picker) {
 
 // ------------------------------------------------------------------------------------------
 // pieces of UI
-const hamburger = () => html`<div class="icon-btn" ...${A('android.widget.ImageButton', { desc: 'Show roots', click: true, text: '' })}
-  ...${press(() => { ui().dialog = { kind: 'roots' }; })}>☰</div>`;
 const titleEl = (text) => html`<div class="title" ...${A('android.widget.TextView', { id: 'title', text })}>${text}</div>`;
 const moreAction = (items) => ({ icon: '⋮', desc: 'More options', id: 'more', onClick: () => { ui().dialog = { kind: 'menu', items }; } });
 const searchAction = () => ({ icon: '🔍', desc: 'Search', id: 'option_menu_search', onClick: () => { ui().fields.fm_search = ''; go('search', {}); ui().focus = 'fm_search'; ui().keyboard = true; } });
@@ -344,16 +345,6 @@ function crumbs(path, root, picker) {
     ${list.map((c, i) => html`${i ? html`<span class="fm-sep">›</span>` : null}<span class=${'fm-crumb' + (i === list.length - 1 ? ' last' : '')}
       ...${A('android.widget.TextView', { id: 'breadcrumb_text', text: c.label, click: true })}
       ...${press(() => crumbTo(c.path, root, picker))}>${c.label}</span>`)}
-  </div>`;
-}
-
-function sortBar() {
-  const { by, desc } = sortState();
-  const label = { name: 'Name', date: 'Modified', size: 'Size' }[by];
-  return html`<div class="fm-sortbar">
-    <span class="fm-sortbtn" ...${A('android.widget.Button', { id: 'sort_dimen_dropdown', text: label, desc: `Sort by ${label}`, click: true })}
-      ...${press(() => { ui().dialog = { kind: 'sort' }; })}>${label} ${desc ? '↓' : '↑'}</span>
-    <span ...${A('android.widget.ImageView', { id: 'sort_arrow', desc: desc ? 'Descending' : 'Ascending', text: '' })}></span>
   </div>`;
 }
 
@@ -391,15 +382,15 @@ function bar({ title, r, up, extra = [] }) {
   const dir = routeDir(r);
   const items = [];
   if (dir) items.push('new_folder');
-  if (flavor() !== 'aosp') items.push('sort');
+  items.push('sort');
   items.push('select_all', ...extra);
-  if (flavor() === 'aosp') return { up: false, search: html`${hamburger()}${titleEl(title)}`, actions: [searchAction(), moreAction(items)] };
   return { up, title, actions: [searchAction(), moreAction(items)] };
 }
 
 // ------------------------------------------------------------------------------------------
 // screens
 function browse(p) {
+  if (flavor() === 'aosp') return xBrowse({ s: top().s === 'main' ? 'main' : 'dir', p });
   const r = top().s === 'main' ? { s: 'main', p } : { s: 'dir', p };
   const path = routeDir(r);
   const m = tree();
@@ -409,7 +400,7 @@ function browse(p) {
     return Screen({ ...bar({ title, r, up: true }), body: Empty(t('This folder no longer exists', 'Can’t load content at the moment')) });
   }
   const items = itemsFor(r, m);
-  const head = html`${crumbs(path, root, false)}${flavor() === 'aosp' ? sortBar() : null}`;
+  const head = html`${crumbs(path, root, false)}`;
   const storage = flavor() !== 'aosp' && path === ROOT ? html`<div class="fm-storage" ...${A('android.widget.LinearLayout', { id: 'storage_summary' })}>
       ${html`<span ...${A('android.widget.TextView', { id: 'storage_free', text: freeLabel() })}>${freeLabel()}</span>`}
       <div class="fm-bar"><div style=${`width:${Math.min(100, Math.round((1 - freeBytesFrac()) * 100))}%`}></div></div></div>` : null;
@@ -425,23 +416,12 @@ function freeBytesFrac() {
 }
 
 function main(p) {
-  if (flavor() !== 'aosp') return browse(p);
-  // aosp: DocumentsUI opens on Recent, with category chips that filter it
-  const r = { s: 'main', p };
-  const m = tree();
-  const items = itemsFor(r, m);
-  const chips = html`<div class="fm-chips" ...${A('android.widget.HorizontalScrollView', { id: 'search_chip_group' })}>
-    ${Object.entries(CATS).map(([k, c]) => Chip({ label: c.label, on: p.chip === k, id: 'search_chip',
-      onClick: () => { if (p.chip === k) delete p.chip; else p.chip = k; ui().files_sel = null; } }))}</div>`;
-  return Screen({
-    ...bar({ title: 'Recent', r }),
-    tabs: chips,
-    body: html`${Section(p.chip ? `Recent ${CATS[p.chip].label.toLowerCase()}` : 'Recent files')}
-      ${items.length ? listing(items, r, m, { withFolder: true }) : Empty('No items')}`,
-  });
+  if (flavor() === 'aosp') return xBrowse({ s: 'main', p });
+  return browse(p);
 }
 
 function cat(p) {
+  if (flavor() === 'aosp') return xBrowse({ s: 'cat', p });
   const r = { s: 'cat', p };
   const m = tree();
   const c = CATS[p.cat] || CATS.documents;
@@ -451,6 +431,7 @@ function cat(p) {
 }
 
 function search(p) {
+  if (flavor() === 'aosp') return xSearch();
   const r = { s: 'search', p };
   const m = tree();
   const q = (ui().fields.fm_search || '').trim();
@@ -479,6 +460,7 @@ function viewer(p) {
 }
 
 function info(p) {
+  if (flavor() === 'aosp') return xInfo(p);
   const m = tree();
   const e = p.path === ROOT ? { path: ROOT, kind: 'dir', size: 0, mtime: null } : m.get(p.path);
   if (!e) return Screen({ title: t('Details', 'Properties'), body: Empty(t('File not found', 'Properties could not be loaded')) });
@@ -492,11 +474,11 @@ function info(p) {
   rows.push([t('Modified', 'Modified'), fmtDate(e.mtime) || t('Unknown', 'Unknown'), 'date'],
     [t('Location', 'Path'), parentOf(e.path), 'path']);
   return Screen({ title: t('Details', baseName(e.path)), body: html`
-    ${flavor() === 'aosp' ? Section('Properties') : null}
     ${rows.map(([k, v, id]) => Row({ title: k, subtitle: v, id: `info_${id}` }))}` });
 }
 
 function picker(p) {
+  if (flavor() === 'aosp') return xPicker(p);
   const m = tree();
   const dir = p.dir || ROOT;
   const items = isDir(dir, m) ? sortEntries(children(dir, m), m) : [];
@@ -546,7 +528,9 @@ function startPicker(op) {
   const paths = selection();
   if (!paths.length) return;
   ui().files_sel = null;
-  go('picker', { op, paths, dir: ROOT });
+  // aosp: the copy / move destination picker opens on the Downloads root (see xPicker)
+  if (flavor() === 'aosp') go('picker', { op, paths, dir: `${ROOT}/Download`, root: 'downloads' });
+  else go('picker', { op, paths, dir: ROOT });
 }
 const closeDialog = () => { ui().dialog = null; ui().focus = null; ui().keyboard = false; };
 
@@ -575,32 +559,21 @@ function deleteMessage(paths) {
 const scrimClose = (e) => { if (e.target === e.currentTarget) update(() => { ui().dialog = null; }); };
 
 const dialogs = {
-  menu: (d) => html`<div class="scrim fm-menu-scrim" onClick=${scrimClose}>
+  menu: (d) => flavor() === 'aosp' ? xMenuDialog(d) : html`<div class="scrim fm-menu-scrim" onClick=${scrimClose}>
     <div class="fm-menu" ...${A('android.widget.ListView', { id: 'android:id/list' })}>
       ${(d.items || []).filter((k) => MENU[k]).map((k) => Row({ title: MENU[k].label(), id: MENU[k].id,
         onClick: () => { ui().dialog = null; MENU[k].run(); } }))}
     </div></div>`,
-  roots: () => {
-    const go2 = (stackTail) => { ui().dialog = null; ui().files_sel = null; ui().tasks.files = [{ s: 'main', p: {} }, ...stackTail]; };
-    return html`<div class="scrim fm-drawer-scrim" onClick=${scrimClose}>
-      <div class="fm-drawer" ...${A('android.widget.FrameLayout', { id: 'drawer_roots' })}>
-        <div class="fm-drawer-title" ...${A('android.widget.TextView', { id: 'drawer_title', text: 'Files' })}>Files</div>
-        <div ...${A('androidx.recyclerview.widget.RecyclerView', { id: 'roots_list' })}>
-          ${Row({ icon: '🕘', title: 'Recent', id: 'root_recent', onClick: () => go2([]) })}
-          ${Object.entries(CATS).map(([k, c]) => Row({ icon: c.icon, title: c.label, id: `root_${k}`, onClick: () => go2([{ s: 'cat', p: { cat: k } }]) }))}
-          ${Row({ icon: '⬇', title: 'Downloads', id: 'root_downloads', onClick: () => go2([{ s: 'dir', p: { path: `${ROOT}/Download`, root: 'downloads' } }]) })}
-          <div class="fm-divider"></div>
-          ${Row({ icon: '📱', title: storageLabel(), subtitle: freeLabel(), id: 'root_storage', onClick: () => go2([{ s: 'dir', p: { path: ROOT, root: 'storage' } }]) })}
-        </div>
-      </div></div>`;
-  },
+  roots: (d) => xRoots(d),  // the roots drawer: the aosp flavor's
   sort: () => {
+    if (flavor() === 'aosp') return xSortSheet();
     const { by, desc } = sortState();
     return Dialog({ title: 'Sort by', body: SORTS.map(([b, dsc, simL, aospL]) => Radio({ label: t(simL, aospL), checked: by === b && desc === dsc,
       id: `sort_${b}_${dsc ? 'desc' : 'asc'}`, onSelect: () => { ui().files_sort = { by: b, desc: dsc }; ui().dialog = null; } })),
     buttons: [{ label: 'Cancel', onClick: () => { ui().dialog = null; } }] });
   },
   newfolder: (d) => {
+    if (flavor() === 'aosp') return xNameDialog(d, 'New folder', () => createFolder(d.dir, ui().fields.fm_name));
     const ok = () => {
       const err = createFolder(d.dir, ui().fields.fm_name);
       if (err) { ui().dialog = { ...d, err }; return; }
@@ -612,6 +585,9 @@ const dialogs = {
     buttons: [{ label: 'Cancel', onClick: closeDialog }, { label: t('Create', 'OK'), onClick: ok }] });
   },
   rename: (d) => {
+    if (flavor() === 'aosp') {
+      return xNameDialog(d, 'Rename', () => { const err = renameEntry(d.path, ui().fields.fm_name); if (!err) ui().files_sel = null; return err; });
+    }
     const ok = () => {
       const err = renameEntry(d.path, ui().fields.fm_name);
       if (err) { ui().dialog = { ...d, err }; return; }
@@ -624,6 +600,14 @@ const dialogs = {
   },
   delete: (d) => {
     const msg = deleteMessage(d.paths || []);
+    if (flavor() === 'aosp') {
+      // files/DeleteDocumentFragment.java: a MaterialAlertDialog whose view is dialog_delete_confirmation.xml
+      // (a TextView without id) with delete_*_confirmation_message; OK deletes (toast plurals delete_begin)
+      return xAlert({ ok: 'OK', onCancel: () => { ui().dialog = null; },
+        view: html`<span class="fm-msg" ...${A('android.widget.TextView', { text: msg })}>${msg}</span>`,
+        onOk: () => { const n = (d.paths || []).length; deleteEntries(d.paths || []); ui().dialog = null; ui().files_sel = null;
+          toast(`Deleting ${plural(n, 'item', 'items')}.`); } });
+    }
     return Dialog({ title: null, body: html`<div class="fm-msg" ...${A('android.widget.TextView', { id: 'android:id/message', text: msg })}>${msg}</div>`,
       buttons: [{ label: 'Cancel', onClick: () => { ui().dialog = null; } }, { label: 'Delete', onClick: () => {
         const n = (d.paths || []).length;
@@ -633,6 +617,478 @@ const dialogs = {
       } }] });
   },
 };
+
+// ==========================================================================================
+// flavor aosp: DocumentsUI, LineageOS/android_packages_apps_DocumentsUI
+// @ a2c1dd717347fc6dae14de4e5ae0b1651eb5ed78 (lineage-21.0, Android 14), a phone (no tablet columns).
+// Classes are what uiautomator reports (View.getAccessibilityClassName): CoordinatorLayout,
+// DrawerLayout, DocumentsSwipeRefreshLayout and the AppCompat Toolbar → android.view.ViewGroup,
+// AppBarLayout / RootItemView / KeyValueRow → android.widget.LinearLayout, CollapsingToolbarLayout /
+// MaterialCardView → android.widget.FrameLayout, NestedScrollView → android.widget.ScrollView,
+// RootsList → android.widget.ListView, Chip → android.widget.CompoundButton.
+if (typeof document !== 'undefined' && !document.getElementById('xfm-css')) {
+  const s = document.createElement('style');
+  s.id = 'xfm-css';
+  s.textContent = `
+.xf { position: absolute; inset: 0; display: flex; flex-direction: column; background: var(--bg); }
+.xf-appbar { flex: 0 0 auto; display: flex; flex-direction: column; background: var(--bg); }
+.xf-toolbar { height: 56px; display: flex; align-items: center; padding: 0 4px; gap: 4px; }
+.xf-title { flex: 1; font-size: calc(20px * var(--fs)); padding-left: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+.xf-actions { display: flex; }
+.xf-crumbs { display: flex; align-items: center; padding: 0 12px; overflow: hidden; white-space: nowrap; font-size: 14px; color: var(--muted); }
+.xf-crumb { display: flex; align-items: center; padding: 10px 4px; }
+.xf-crumb.last { color: var(--primary); font-weight: 500; }
+.xf-chips { display: flex; gap: 8px; padding: 4px 12px 8px; overflow: hidden; }
+.xf-header { display: flex; align-items: center; justify-content: space-between; padding: 8px 8px 4px 24px; font-size: 14px; color: var(--muted); }
+.xf-list { flex: 1; min-height: 0; overflow-y: auto; scrollbar-width: none; }
+.xf-item { display: flex; align-items: center; min-height: 64px; padding: 6px 0; }
+.xf-item[data-selected="1"] { background: var(--primary-c); }
+.xf-item.off { opacity: .4; }
+.xf-icon { width: 72px; display: flex; justify-content: center; font-size: 24px; flex: 0 0 72px; }
+.xf-lines { flex: 1; min-width: 0; }
+.xf-name { font-size: calc(16px * var(--fs)); overflow-wrap: anywhere; }
+.xf-meta { font-size: calc(13px * var(--fs)); color: var(--muted); margin-top: 2px; }
+.xf-preview { width: 48px; height: 48px; display: flex; align-items: center; justify-content: center; color: var(--muted); }
+.xf-message { display: flex; flex-direction: column; align-items: center; gap: 12px; padding: 96px 24px; color: var(--muted); }
+.xf-scrim { position: absolute; inset: 0; background: rgba(0,0,0,.35); z-index: 20; }
+.xf-drawer { position: absolute; top: 0; bottom: 0; left: 0; width: 78%; background: var(--bg); border-radius: 0 16px 16px 0; display: flex; flex-direction: column; z-index: 21; }
+.xf-drawer-title { height: 56px; display: flex; align-items: center; padding: 0 24px; font-size: 20px; color: var(--primary); }
+.xf-root { display: flex; align-items: center; gap: 16px; padding: 10px 16px 10px 24px; min-height: 48px; }
+.xf-root-sum { font-size: 13px; color: var(--muted); }
+.xf-pickbar { flex: 0 0 auto; display: flex; justify-content: flex-end; align-items: center; gap: 8px; padding: 8px 16px 12px; border-top: 1px solid var(--line); }
+.xf-sheet { position: absolute; left: 0; right: 0; bottom: 0; background: var(--surface); border-radius: 16px 16px 0 0; padding: 8px 0 16px; z-index: 21; }
+.xf-sheet-title { padding: 12px 24px; font-size: 12px; letter-spacing: 1px; color: var(--muted); }
+.xf-sheet-item { padding: 14px 24px; font-size: calc(15px * var(--fs)); display: flex; justify-content: space-between; }
+.xf-kv { display: flex; gap: 16px; padding: 10px 24px; }
+.xf-kv-key { flex: 0 0 35%; color: var(--muted); }
+`;
+  document.head.appendChild(s);
+}
+
+/** The storage root is titled with the device's name (base/Shared.java getDeviceName:
+ *  Settings.Global.DEVICE_NAME, else the model): never "Internal storage". */
+const deviceName = () => (world().settings && world().settings.device_name) || (world().device && world().device.model) || 'Phone';
+const xTap = (fn) => ({ onClick: (e) => { if (window.S2R.gestureLock) return; e.stopPropagation(); update(() => fn(e)); } });
+const xText = (id, text, cls = '', extra = {}) => html`<span class=${cls} ...${A('android.widget.TextView', { id, text, ...extra })}>${text}</span>`;
+const shownName = (e) => ui().files_hidden || !baseName(e.path).startsWith('.');
+const X_CHIPS = [['images', 'Images'], ['documents', 'Documents'], ['audio', 'Audio'], ['videos', 'Videos'], ['large', 'Large files'], ['week', 'This week']];
+
+/** Where a browse route is: its root, the folder it lists, the toolbar title, the header title and
+ *  the breadcrumb (HorizontalBreadcrumb: none in Recent, else the root's title then each folder). */
+function xWhere(r) {
+  if (r.s === 'main') return { root: 'recent', title: 'Recent', header: 'Recent files', crumbs: [] };
+  if (r.s === 'cat') {
+    const c = CATS[r.p.cat] || CATS.documents;
+    return { root: r.p.cat, title: c.label, header: c.label, crumbs: [{ label: c.label, path: null }] };
+  }
+  const path = r.p.path || ROOT;
+  const downloads = r.p.root === 'downloads';
+  const base = downloads ? { label: 'Downloads', path: `${ROOT}/Download` } : { label: deviceName(), path: ROOT };
+  const crumbs = [base];
+  if (path !== base.path && within(path, base.path)) {
+    let acc = base.path;
+    for (const part of path.slice(base.path.length + 1).split('/')) { acc = `${acc}/${part}`; crumbs.push({ label: part, path: acc }); }
+  }
+  const title = crumbs.length > 1 ? crumbs[crumbs.length - 1].label : base.label;
+  // BaseActivity.updateHeaderTitle: root_info_header_storage / _folder / _downloads
+  const header = downloads ? (crumbs.length > 1 ? `Files in ${title}` : 'Files in Downloads')
+    : crumbs.length > 1 ? `Files in ${title}` : `Files on ${base.label}`;
+  return { root: downloads ? 'downloads' : 'storage', path, title, header, crumbs };
+}
+
+/** Recent's chips filter it (queries/SearchChipViewManager.java). */
+function xChipMatch(chip, e) {
+  if (!chip) return true;
+  if (chip === 'large') return (e.size || 0) >= 10e6;
+  if (chip === 'week') return !!e.mtime && now() - new Date(String(e.mtime).slice(0, 19) + 'Z') < 7 * 86400e3;
+  return catOf(e) === chip;
+}
+function xItems(r, m = tree()) {
+  if (r.s === 'main') return recentItems(null, m).filter((e) => xChipMatch(r.p.chip, e)).filter(shownName);
+  return itemsFor(r, m).filter(shownName);
+}
+
+function xToolbar(w, r) {
+  // directory_app_bar.xml Toolbar `toolbar`: navigation "Show roots" (NavigationViewManager: drawer_open),
+  // the title (no id), res/menu/activity.xml option_menu_search and the overflow
+  const sel = selection();
+  if (sel.length) return xActionMode(sel, r);
+  return html`<div class="xf-toolbar" ...${A('android.view.ViewGroup', { id: 'toolbar' })}>
+    <div class="icon-btn" ...${A('android.widget.ImageButton', { desc: 'Show roots', click: true, text: '' })} ...${xTap(() => { ui().dialog = { kind: 'roots' }; })}>☰</div>
+    <div class="xf-title" ...${A('android.widget.TextView', { text: w.title })}>${w.title}</div>
+    <div class="xf-actions" ...${A('android.widget.LinearLayout')}>
+      <div class="icon-btn" ...${A('android.widget.Button', { id: 'option_menu_search', desc: 'Search', click: true, text: '' })}
+        ...${xTap(() => { ui().fields.fm_search = ''; go('search', {}); ui().focus = 'fm_search'; ui().keyboard = true; })}>🔍</div>
+      <div class="icon-btn" ...${A('android.widget.ImageView', { desc: 'More options', click: true, text: '' })} ...${xTap(() => { ui().dialog = { kind: 'menu', at: r.s }; })}>⋮</div>
+    </div>
+  </div>`;
+}
+
+function xActionMode(sel, r) {
+  // ActionModeController (AppCompat action mode: action_mode_bar > action_mode_close_button "Done",
+  // action_bar_title plurals selected_count) with res/menu/action_mode_menu.xml: Share and Delete shown
+  // always (MenuManager.updateShare: no folders), the rest in the overflow
+  const m = tree();
+  const dirs = sel.some((p) => m.get(p)?.kind === 'dir');
+  return html`<div class="xf-toolbar" ...${A('android.view.ViewGroup', { id: 'action_mode_bar' })}>
+    <div class="icon-btn" ...${A('android.widget.ImageView', { id: 'action_mode_close_button', desc: 'Done', click: true, text: '' })} ...${xTap(() => { ui().files_sel = null; })}>✕</div>
+    <div class="xf-title" ...${A('android.widget.LinearLayout')}>${xText('action_bar_title', `${sel.length} selected`)}</div>
+    <div class="xf-actions" ...${A('android.widget.LinearLayout')}>
+      ${dirs ? null : html`<div class="icon-btn" ...${A('android.widget.Button', { id: 'action_menu_share', desc: 'Share', click: true, text: '' })} ...${xTap(() => toast('Share'))}>⤴</div>`}
+      <div class="icon-btn" ...${A('android.widget.Button', { id: 'action_menu_delete', desc: 'Delete', click: true, text: '' })} ...${xTap(() => openDelete(sel))}>🗑</div>
+      <div class="icon-btn" ...${A('android.widget.ImageView', { desc: 'More options', click: true, text: '' })} ...${xTap(() => { ui().dialog = { kind: 'menu', at: r.s, selecting: true }; })}>⋮</div>
+    </div>
+  </div>`;
+}
+
+function xCrumbs(w, picker) {
+  // navigation_breadcrumb_item.xml: a clickable LinearLayout > breadcrumb_text (enabled only on the
+  // last crumb, HorizontalBreadcrumb.onBindViewHolder) + breadcrumb_arrow between crumbs
+  if (!w.crumbs.length) return null;
+  return html`<div class="xf-crumbs" ...${A('androidx.recyclerview.widget.RecyclerView', { id: 'horizontal_breadcrumb' })}>
+    ${w.crumbs.map((c, i) => { const last = i === w.crumbs.length - 1; return html`<div class=${'xf-crumb' + (last ? ' last' : '')}
+        ...${A('android.widget.LinearLayout', { click: true })} ...${xTap(() => { if (c.path) crumbTo(c.path, w.root, picker); })}>
+      <span ...${A('android.widget.TextView', { id: 'breadcrumb_text', text: c.label, disabled: !last })}>${c.label}</span>
+      ${last ? null : html`<span ...${A('android.widget.ImageView', { id: 'breadcrumb_arrow', text: '' })}> › </span>`}
+    </div>`; })}
+  </div>`;
+}
+
+function xHeader(w, r) {
+  // directory_header.xml: the breadcrumb, search_chip_row.xml (Recent), header_container > header_title,
+  // sub_menu (res/menu/sub_menu.xml: sub_menu_grid "Grid view" while in list mode)
+  const chip = r.s === 'main' ? r.p.chip : null;
+  return html`<div ...${A('android.widget.ScrollView')}>
+    <div ...${A('android.widget.LinearLayout', { id: 'directory_header' })}>
+      ${xCrumbs(w, false)}
+      ${r.s === 'main' ? html`<div class="xf-chips" ...${A('android.widget.HorizontalScrollView')}>
+        <div style="display:flex;gap:8px" ...${A('android.widget.LinearLayout', { id: 'search_chip_group' })}>
+          ${X_CHIPS.map(([k, label]) => Chip({ label, on: chip === k,
+            onClick: () => { const tp = top(); tp.p = { ...(tp.p || {}) }; if (chip === k) delete tp.p.chip; else tp.p.chip = k; ui().files_sel = null; } }))}
+        </div></div>` : null}
+      <div class="xf-header" ...${A('android.widget.LinearLayout', { id: 'header_container' })}>
+        ${xText('header_title', w.header)}
+        <div ...${A('android.widget.LinearLayout', { id: 'sub_menu' })}>
+          <div class="icon-btn" ...${A('android.widget.Button', { id: 'sub_menu_grid', desc: 'Grid view', click: true, text: '' })} ...${xTap(() => toast('Grid view'))}>▦</div>
+        </div>
+      </div>
+    </div></div>`;
+}
+
+/** item_doc_list.xml: item_root > icon (icon_mime, or icon_check when selected) + android:id/title +
+ *  line2 > metadata "date, size, type" (ListDocumentHolder.bind: none for a folder, ever) +
+ *  preview_icon for a file ("Preview the file <name>"). */
+function xRow(e, m, { onClick, onLong, selected, off } = {}) {
+  const name = baseName(e.path);
+  const file = e.kind !== 'dir';
+  const meta = file ? [fmtDate(e.mtime), fmtSize(e.size), typeLabel(e)].filter(Boolean).join(', ') : '';
+  return html`<div class=${'xf-item' + (off ? ' off' : '')}
+      ...${A('android.widget.LinearLayout', { id: 'item_root', click: !!onClick, long: !!onLong, selected, disabled: off })}
+      ...${onClick || onLong ? pressHandlers(onClick || (() => {}), onLong) : {}}>
+    <div style="display:flex;align-items:center;flex:1;min-width:0" ...${A('android.widget.LinearLayout')}>
+      <div class="xf-icon" ...${A('android.widget.FrameLayout', { id: 'icon' })}>
+        <div ...${A('android.widget.FrameLayout')}>${selected
+          ? html`<span ...${A('android.widget.ImageView', { id: 'icon_check', text: '' })}>✅</span>`
+          : html`<span ...${A('android.widget.ImageView', { id: 'icon_mime', text: '' })}>${iconFor(e)}</span>`}</div>
+      </div>
+      <div class="xf-lines" ...${A('android.widget.LinearLayout')}>
+        <div ...${A('android.widget.LinearLayout')}><span class="xf-name" ...${A('android.widget.TextView', { id: 'android:id/title', text: name })}>${name}</span></div>
+        ${file ? html`<div ...${A('android.widget.LinearLayout', { id: 'line2' })}>${xText('metadata', meta, 'xf-meta')}</div>` : null}
+      </div>
+      ${file ? html`<div class="xf-preview" ...${A('android.widget.FrameLayout', { id: 'preview_icon', desc: `Preview the file ${name}`, click: true, text: '' })}
+        ...${xTap(() => toast('Can’t open file'))}>⤢</div>` : null}
+    </div>
+  </div>`;
+}
+
+function xMessage(text) {
+  // item_doc_inflated_message.xml: android:id/empty > content > artwork, message
+  return html`<div class="xf-message" ...${A('android.widget.FrameLayout', { id: 'android:id/empty' })}>
+    <div style="display:flex;flex-direction:column;align-items:center;gap:12px" ...${A('android.widget.LinearLayout', { id: 'content' })}>
+      <span style="font-size:64px" ...${A('android.widget.ImageView', { id: 'artwork', text: '' })}>🗂</span>${xText('message', text)}</div></div>`;
+}
+
+function xList(items, r, m, picker) {
+  const sel = selection();
+  const selecting = sel.length > 0;
+  const key = scrollKey();
+  return html`<div class="xf-list" data-scroll-key=${key} ...${A('android.widget.FrameLayout', { id: 'container_directory' })}>
+    <div ...${A('android.widget.LinearLayout')}>
+      <div ...${A('android.view.ViewGroup', { id: 'refresh_layout' })}>
+        <div ...${A('androidx.recyclerview.widget.RecyclerView', { id: 'dir_list', scroll: true })}>
+          ${items.length ? items.map((e) => (picker ? xRow(e, m, {
+            off: e.kind !== 'dir' || (picker.paths || []).includes(e.path),
+            onClick: e.kind === 'dir' && !(picker.paths || []).includes(e.path) ? () => go('picker', { ...picker, dir: e.path }) : null })
+            : xRow(e, m, { selected: sel.includes(e.path),
+              onClick: () => (selecting ? toggleSel(e.path) : e.kind === 'dir' ? openEntry(e, r) : toast('Can’t open file')),
+              onLong: () => toggleSel(e.path) })))
+            : xMessage(r.s === 'search' ? `No matches in ${deviceName()}` : 'No items')}
+        </div>
+      </div>
+    </div>
+  </div>`;
+}
+
+/** drawer_layout.xml: coordinator_layout > drawer_layout > (the directory, the app bar, container_save). */
+function xFrame(appbar, list, save) {
+  return html`<div class="xf" ...${A('android.view.ViewGroup', { id: 'coordinator_layout' })}>
+    <div style="flex:1;display:flex;flex-direction:column;min-height:0" ...${A('android.view.ViewGroup', { id: 'drawer_layout' })}>
+      <div style="flex:1;display:flex;flex-direction:column;min-height:0" ...${A('android.view.ViewGroup')}>
+        <div class="xf-appbar" ...${A('android.widget.LinearLayout', { id: 'app_bar' })}>
+          <div ...${A('android.widget.FrameLayout', { id: 'collapsing_toolbar' })}>${appbar}</div>
+        </div>
+        ${list}
+        ${save || null}
+      </div>
+    </div>
+  </div>`;
+}
+
+function xBrowse(r) {
+  const m = tree();
+  const w = xWhere(r);
+  if (w.path && !isDir(w.path, m)) {
+    return xFrame(html`${xToolbar(w, r)}`, xMessage('Can’t load content at the moment'));
+  }
+  return xFrame(html`${xToolbar(w, r)}${xHeader(w, r)}`, xList(xItems(r, m), r, m));
+}
+
+function xSearch() {
+  // SearchViewManager: the toolbar's SearchView expanded (collapse button described button_back "Back",
+  // search_src_text hinted search_bar_hint "Search this device"); results from the whole device
+  const r = { s: 'search', p: {} };
+  const m = tree();
+  const q = (ui().fields.fm_search || '').trim();
+  const sel = selection();
+  const bar = sel.length ? xActionMode(sel, r) : html`<div class="xf-toolbar" ...${A('android.view.ViewGroup', { id: 'toolbar' })}>
+    <div class="icon-btn" ...${A('android.widget.ImageButton', { desc: 'Back', click: true, text: '' })} ...${xTap(() => back())}>←</div>
+    <div style="flex:1" ...${A('android.widget.LinearLayout', { id: 'option_menu_search' })}>
+      ${Field({ field: 'fm_search', hint: 'Search this device', id: 'search_src_text' })}</div>
+  </div>`;
+  const items = q ? searchItems(m).filter(shownName) : [];
+  return xFrame(bar, q ? xList(items, r, m) : html`<div class="xf-list"></div>`);
+}
+
+function xPicker(p) {
+  // PickActivity for a copy / move destination (DirectoryFragment.transferDocuments: the drawer titled
+  // menu_copy / menu_move; picker/ActionHandler.launchHomeForCopyDestination: it opens on the default
+  // root, config.xml default_root_uri = the Downloads root). Files are shown disabled; fragment_pick.xml
+  // in container_save: android:id/button2 "Cancel", android:id/button1 button_move "Move" / button_copy "Copy"
+  const m = tree();
+  const moving = p.op !== 'copy';
+  const r = { s: 'dir', p: { path: p.dir || `${ROOT}/Download`, root: p.root || 'downloads' } };
+  const w = xWhere(r);
+  const dir = w.path;
+  const items = isDir(dir, m) ? sortEntries(children(dir, m), m).filter(shownName) : [];
+  const blocked = (p.paths || []).some((x) => dir === x || within(dir, x));
+  const leave = () => { const s = stack(); while (s.length > 1 && s[s.length - 1].s === 'picker') s.pop(); };
+  const n = (p.paths || []).length;
+  const done = () => {
+    const err = moving ? moveEntries(p.paths || [], dir) : copyEntries(p.paths || [], dir);
+    if (err) { toast(err); return; }
+    leave();
+    ui().files_sel = null;
+    toast(`${moving ? 'Moving' : 'Copying'} ${plural(n, 'item', 'items')}.`);  // plurals move_begin / copy_begin
+  };
+  const bar = html`<div class="xf-toolbar" ...${A('android.view.ViewGroup', { id: 'toolbar' })}>
+    <div class="icon-btn" ...${A('android.widget.ImageButton', { desc: 'Show roots', click: true, text: '' })} ...${xTap(() => { ui().dialog = { kind: 'roots', picker: true }; })}>☰</div>
+    <div class="xf-title" ...${A('android.widget.TextView', { text: w.title })}>${w.title}</div>
+    <div class="xf-actions" ...${A('android.widget.LinearLayout')}>
+      <div class="icon-btn" ...${A('android.widget.ImageView', { desc: 'More options', click: true, text: '' })} ...${xTap(() => { ui().dialog = { kind: 'menu', at: 'picker' }; })}>⋮</div>
+    </div></div>`;
+  const header = html`<div ...${A('android.widget.ScrollView')}><div ...${A('android.widget.LinearLayout', { id: 'directory_header' })}>
+    ${xCrumbs(w, true)}
+    <div class="xf-header" ...${A('android.widget.LinearLayout', { id: 'header_container' })}>${xText('header_title', w.header)}</div>
+  </div></div>`;
+  const save = html`<div ...${A('android.view.ViewGroup', { id: 'container_save' })}>
+    <div class="xf-pickbar" ...${A('android.widget.LinearLayout')}>
+      <div class="btn" ...${A('android.widget.Button', { id: 'android:id/button2', text: 'Cancel', click: true })} ...${xTap(leave)}>Cancel</div>
+      <div ...${A('android.widget.FrameLayout')}>
+        <div class=${'btn filled' + (blocked ? ' disabled' : '')} ...${A('android.widget.Button', { id: 'android:id/button1', text: moving ? 'Move' : 'Copy', click: true, disabled: blocked })}
+          ...${xTap(() => { if (!blocked) done(); })}>${moving ? 'Move' : 'Copy'}</div></div>
+    </div></div>`;
+  return xFrame(html`${bar}${header}`, xList(items, { s: 'picker', p }, m, p), save);
+}
+
+function xInfo(p) {
+  // InspectorActivity (inspector_activity.xml): inspector_root > app_bar > toolbar (up) +
+  // inspector_header_view; inspector_container > inspector_details_view titled with the document's name
+  // (inspector_section_title.xml inspector_header_title) and KeyValueRows (table_key_value_row.xml):
+  // Type, Size (files only), Modified — DetailsView.accept
+  const m = tree();
+  const e = p.path === ROOT ? { path: ROOT, kind: 'dir', size: 0, mtime: null } : m.get(p.path);
+  const name = e ? (e.path === ROOT ? deviceName() : baseName(e.path)) : '';
+  const rows = !e ? [] : [['Type', typeLabel(e)], ...(e.kind !== 'dir' ? [['Size', fmtSize(e.size || 0)]] : []),
+    ...(e.mtime ? [['Modified', xInfoDate(e.mtime)]] : [])];
+  return html`<div class="xf" ...${A('android.view.ViewGroup', { id: 'inspector_root' })}>
+    <div class="xf-appbar" ...${A('android.widget.LinearLayout', { id: 'app_bar' })}>
+      <div class="xf-toolbar" ...${A('android.view.ViewGroup', { id: 'toolbar' })}>
+        <div class="icon-btn" ...${A('android.widget.ImageButton', { desc: 'Navigate up', click: true, text: '' })} ...${xTap(() => back())}>←</div></div>
+      <div style="height:96px;display:flex;align-items:center;justify-content:center;font-size:56px" ...${A('android.widget.RelativeLayout', { id: 'inspector_header_view' })}>
+        <span ...${A('android.widget.ImageView', { id: 'inspector_thumbnail', text: '' })}>${e ? iconFor(e) : ''}</span></div>
+    </div>
+    <div class="xf-list" ...${A('android.widget.ScrollView')}>
+      <div ...${A('android.widget.LinearLayout', { id: 'inspector_container' })}>
+        <div ...${A('android.widget.LinearLayout', { id: 'inspector_details_view' })}>
+          <div style="padding:16px 24px 8px;font-size:18px" ...${A('android.widget.LinearLayout')}>${xText('inspector_header_title', name)}</div>
+          ${rows.map(([k, v]) => html`<div class="xf-kv" ...${A('android.widget.LinearLayout')}>
+            ${xText('table_row_key', k, 'xf-kv-key')}${xText('table_row_value', v)}</div>`)}
+        </div>
+      </div>
+    </div>
+  </div>`;
+}
+/** base/DateUtils.formatDate: DateUtils.formatDateTime(FORMAT_SHOW_DATE | FORMAT_SHOW_TIME | FORMAT_SHOW_YEAR
+ *  | FORMAT_ABBREV_MONTH) — "Mar 14, 2027, 10:02 AM". */
+function xInfoDate(iso) {
+  const d = new Date(String(iso).slice(0, 19) + 'Z');
+  return `${MONTHS[d.getUTCMonth()]} ${d.getUTCDate()}, ${d.getUTCFullYear()}, ${fmtTime(d.getUTCHours(), d.getUTCMinutes())}`;
+}
+
+// --- the roots drawer, menus, dialogs ------------------------------------------------------
+function xRoots(d) {
+  // drawer_layout.xml drawer_roots > roots_toolbar (the drawer title: the app's label, in the picker the
+  // operation, menu_move "Move to…" / menu_copy "Copy to…") + container_roots > fragment_roots.xml
+  // RootsList `roots_list` of item_root.xml RootItemViews (no id) > android:id/icon, android:id/title,
+  // android:id/summary — the storage root's summary is its free space (sidebar/RootItem.java,
+  // root_available_bytes "%1$s free"). The copy / move picker lists only roots that take new documents.
+  const pick = d.picker ? top().p : null;
+  const close = () => { ui().dialog = null; };
+  const goRoot = (tail) => { close(); ui().files_sel = null; ui().tasks.files = [{ s: 'main', p: {} }, ...tail]; };
+  const toPicker = (dir, root) => { close(); top().p = { ...top().p, dir, root }; };
+  const roots = pick ? [
+    ['⬇', 'Downloads', null, () => toPicker(`${ROOT}/Download`, 'downloads')],
+    ['📱', deviceName(), freeLabel(), () => toPicker(ROOT, 'storage')],
+  ] : [
+    ['🕘', 'Recent', null, () => goRoot([])],
+    ...Object.entries(CATS).map(([k, c]) => [c.icon, c.label, null, () => goRoot([{ s: 'cat', p: { cat: k } }])]),
+    ['⬇', 'Downloads', null, () => goRoot([{ s: 'dir', p: { path: `${ROOT}/Download`, root: 'downloads' } }])],
+    ['📱', deviceName(), freeLabel(), () => goRoot([{ s: 'dir', p: { path: ROOT, root: 'storage' } }])],
+  ];
+  const title = pick ? (pick.op === 'copy' ? 'Copy to…' : 'Move to…') : 'Files';
+  return html`<div class="xf-scrim" onClick=${(e) => { if (e.target === e.currentTarget) update(close); }}></div>
+    <div class="xf-drawer" ...${A('android.widget.LinearLayout', { id: 'drawer_roots' })}>
+      <div class="xf-drawer-title" ...${A('android.view.ViewGroup', { id: 'roots_toolbar' })}>
+        <span ...${A('android.widget.TextView', { text: title })}>${title}</span></div>
+      <div style="flex:1;min-height:0;overflow-y:auto" ...${A('android.widget.FrameLayout', { id: 'container_roots' })}>
+        <div ...${A('android.widget.ListView', { id: 'roots_list', scroll: true })}>
+          ${roots.map(([icon, label, summary, run]) => html`<div class="xf-root" ...${A('android.widget.LinearLayout', { click: true, long: true })} ...${xTap(run)}>
+            <div ...${A('android.widget.FrameLayout')}><span ...${A('android.widget.ImageView', { id: 'android:id/icon', text: '' })}>${icon}</span></div>
+            <div ...${A('android.widget.LinearLayout')}>
+              <div ...${A('android.widget.TextView', { id: 'android:id/title', text: label })}>${label}</div>
+              ${summary ? html`<div class="xf-root-sum" ...${A('android.widget.TextView', { id: 'android:id/summary', text: summary })}>${summary}</div>` : null}
+            </div></div>`)}
+        </div>
+      </div>
+    </div>`;
+}
+
+/** An AppCompat overflow popup (MenuPopupWindow: a ListView of abc_popup_menu_item_layout items
+ *  whose title is `title`). */
+function xPopup(items) {
+  return html`<div class="scrim fm-menu-scrim" onClick=${scrimClose}>
+    <div class="fm-menu" ...${A('android.widget.ListView')}>
+      ${items.map(([label, run]) => html`<div class="row" ...${A('android.widget.LinearLayout', { click: true })}
+          ...${xTap(() => { ui().dialog = null; run(); })}>
+        <div class="row-text"><div class="row-title" ...${A('android.widget.TextView', { id: 'title', text: label })}>${label}</div></div></div>`)}
+    </div></div>`;
+}
+function xMenuDialog(d) {
+  const tp = top();
+  const r = { s: tp.s, p: tp.p || {} };
+  const hidden = ui().files_hidden ? 'Don’t show hidden files' : 'Show hidden files';
+  const toggleHidden = ['x', () => { ui().files_hidden = !ui().files_hidden; }];
+  toggleHidden[0] = hidden;
+  const sort = ['Sort by...', () => { ui().dialog = { kind: 'sort' }; }];
+  if (d.selecting) {
+    // files/MenuManager.updateActionMenu over res/menu/action_mode_menu.xml (showAsAction never)
+    const sel = selection();
+    const all = xItems(r);
+    const items = [sort];
+    if (sel.length < all.length) items.push(['Select all', () => setSelection(all.map((e) => e.path))]);
+    else items.push(['Deselect all', () => { ui().files_sel = null; }]);
+    items.push(['Copy to…', () => startPicker('copy')], ['Move to…', () => startPicker('move')],
+      ['Compress', () => xCompress(sel)]);
+    if (sel.length === 1) {
+      items.push(['Rename', () => openRename(sel[0])], ['Get info', () => { ui().files_sel = null; go('info', { path: sel[0] }); }]);
+    }
+    return xPopup(items);
+  }
+  if (d.at === 'picker') {
+    // picker/MenuManager: New folder where the folder takes one, Sort by...
+    return xPopup([['New folder', () => openNewFolder(tp.p.dir || `${ROOT}/Download`)], sort]);
+  }
+  // files/MenuManager.updateOptionMenu over res/menu/activity.xml (showAsAction never): New window,
+  // New folder in a folder, Sort by..., Select all, Get info on a folder, the hidden files toggle
+  const dir = routeDir(r);
+  const items = [['New window', () => { ui().tasks.files = [{ s: 'main', p: {} }]; }]];
+  if (dir) items.push(['New folder', () => openNewFolder(dir)]);
+  items.push(sort, ['Select all', () => setSelection(xItems(r).map((e) => e.path))]);
+  if (dir) items.push(['Get info', () => go('info', { path: dir })]);
+  items.push(toggleHidden);
+  return xPopup(items);
+}
+
+function xCompress(paths) {
+  // CompressJob: "archive.zip" (new_archive_file_name) in the folder, toast compress_begin
+  const dir = parentOf(paths[0]);
+  const m = tree();
+  const name = freeName(dir, 'archive.zip', m);
+  const size = paths.reduce((s, p) => s + (m.get(p)?.kind === 'dir' ? folderSize(p, m) : m.get(p)?.size || 0), 0);
+  if (dir !== ROOT) materialize(dir);
+  ensureList().push({ path: `${dir}/${name}`, kind: 'file', size: Math.round(size * 0.8), mtime: nowIso() });
+  ui().files_sel = null;
+  toast(`Compressing ${plural(paths.length, 'file', 'files')}.`);
+}
+
+const X_SORTS = [['name', false, 'File name (A to Z)'], ['name', true, 'File name (Z to A)'], ['size', true, 'Size (largest first)'],
+  ['size', false, 'Size (smallest first)'], ['type', false, 'Type (A to Z)'], ['type', true, 'Type (Z to A)'],
+  ['date', true, 'Modified (newest first)'], ['date', false, 'Modified (oldest first)']];
+function xSortSheet() {
+  // sorting/SortListFragment.java: a bottom sheet, dialog_sorting.xml (sort_dimension_dialog_title in all
+  // caps, ListView sorting_dialog_list of sort_list_item.xml CheckedTextViews android:id/text1)
+  const { by, desc } = sortState();
+  return html`<div class="xf-scrim" onClick=${(e) => { if (e.target === e.currentTarget) update(() => { ui().dialog = null; }); }}></div>
+    <div class="xf-sheet" ...${A('android.widget.LinearLayout')}>
+      <div class="xf-sheet-title" ...${A('android.widget.TextView', { text: 'SORT BY' })}>SORT BY</div>
+      <div ...${A('android.widget.ListView', { id: 'sorting_dialog_list' })}>
+        ${X_SORTS.map(([b, dsc, label]) => { const on = by === b && desc === dsc; return html`<div class="xf-sheet-item"
+            ...${A('android.widget.CheckedTextView', { id: 'android:id/text1', text: label, click: true, checkable: true, checked: on })}
+            ...${xTap(() => { ui().files_sort = { by: b, desc: dsc }; ui().dialog = null; })}>${label}<span>${on ? '✓' : ''}</span></div>`; })}
+      </div>
+    </div>`;
+}
+
+/** A MaterialAlertDialog in the framework's alert_dialog layout: parentPanel > topPanel > alertTitle,
+ *  customPanel > custom > the view, buttonPanel > button2 (negative), button1 (positive). */
+function xAlert({ title, view, ok, onOk, onCancel }) {
+  const btn = (id, label, run) => html`<div class="btn" ...${A('android.widget.Button', { id, text: label, click: true })} ...${xTap(run)}>${label}</div>`;
+  return html`<div class="scrim" onClick=${scrimClose}>
+    <div class="dialog" ...${A('android.widget.LinearLayout', { id: 'android:id/parentPanel' })}>
+      ${title ? html`<div ...${A('android.widget.LinearLayout', { id: 'android:id/topPanel' })}>
+        <div class="dialog-title" ...${A('android.widget.TextView', { id: 'android:id/alertTitle', text: title })}>${title}</div></div>` : null}
+      <div class="dialog-body" ...${A('android.widget.FrameLayout', { id: 'android:id/customPanel' })}>
+        <div ...${A('android.widget.FrameLayout', { id: 'android:id/custom' })}>${view}</div></div>
+      <div ...${A('android.widget.ScrollView', { id: 'android:id/buttonPanel' })}>
+        <div class="dialog-buttons" ...${A('android.widget.LinearLayout')}>
+          ${btn('android:id/button2', 'Cancel', onCancel)}${btn('android:id/button1', ok, onOk)}</div></div>
+    </div></div>`;
+}
+function xNameDialog(d, title, run) {
+  // CreateDirectoryFragment / RenameDocumentFragment: title menu_create_dir "New folder" / menu_rename
+  // "Rename", view dialog_file_name.xml (TextInputLayout input_wrapper > TextInputEditText
+  // android:id/text1; an error shows in the layout's textinput_error), positive android.R.string.ok
+  const ok = () => {
+    const err = run();
+    if (err) { ui().dialog = { ...d, err }; return; }
+    closeDialog();
+  };
+  return xAlert({ title, ok: 'OK', onOk: ok, onCancel: closeDialog, view: html`<div ...${A('android.widget.FrameLayout')}>
+    <div ...${A('android.widget.LinearLayout', { id: 'input_wrapper' })}>
+      <div ...${A('android.widget.FrameLayout')}>${Field({ field: 'fm_name', id: 'android:id/text1', onSubmit: ok })}</div>
+      ${d.err ? html`<div class="fm-err" ...${A('android.widget.TextView', { id: 'textinput_error', text: d.err })}>${d.err}</div>` : null}
+    </div></div>` });
+}
 
 registerApp({
   id: 'files', label: 'Files', pkg: 'com.android.documentsui', icon: '📁', color: '#1a73e8',

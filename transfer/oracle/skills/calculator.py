@@ -5,15 +5,16 @@ character names a key *role* (``7`` → ``digit_7``, ``×`` → ``key_mul``, ``=
 the family's data says how that family marks it (AOSP's ``op_mul``, Samsung's
 ``calc_keypad_btn_*``, Xiaomi's ``btn_*_s``; by TalkBack's description where no id is known).
 So the same skill drives the sim in both flavors and a real phone. Where a family has no
-separate ``(`` / ``)`` keys it uses the one smart parentheses key; where the clear key is gone
-(AOSP after Android 13) a long press on delete clears.
+separate ``(`` / ``)`` keys it uses the one smart parentheses key; where a key lies on the other
+page of a paged keypad (AOSP's advanced pad, swiped or tapped in over the numeric one) that page is
+shown first; where the clear key is gone (AOSP while typing) a long press on delete clears.
 """
 
 from __future__ import annotations
 
 from actionmap.actions import LongPress, Tap
 from actionmap.observation import UIElement
-from device.apps.calculator import ADVANCED_ROLES, KEY_ROLES
+from device.apps.calculator import KEY_ROLES
 
 from ..base import Ctx, OracleError, Skill, act, back, open_app
 
@@ -50,11 +51,15 @@ def press_key(ctx: Ctx, ch: str) -> Skill:
     el = _key(ctx, role)
     if el is None and role in ("key_lparen", "key_rparen"):
         el = _key(ctx, "key_parens")  # one smart "( )" key
-    if el is None and role in ADVANCED_ROLES:
+    if el is None:
+        # the key is on the keypad's other page (AOSP: the advanced pad peeks at the right edge and a tap
+        # brings it in; Back takes the numeric pad back, whose middle lies under the advanced one)
         toggle = _key(ctx, "advanced_toggle")
         if toggle is not None:
             yield from act(ctx, Tap(target=toggle.index))
-            el = _key(ctx, role)
+        elif _key(ctx, "numeric_pad") is not None:
+            yield from back(ctx)
+        el = _key(ctx, role)
     if el is None:
         raise OracleError(f"{APP}: no {role.removeprefix('key_')!r} key for {ch!r} ({ctx.family(APP)} family)")
     return (yield from act(ctx, Tap(target=el.index)))

@@ -274,6 +274,11 @@ def _transfer(ctx: Ctx, path: str, dest_dir: str, menu_key: str, verb: str) -> S
     if not _in_picker(ctx):
         raise OracleError("the folder picker did not open")
     crumbs = _crumbs(ctx)
+    if (not crumbs or crumbs[0].text != _root_title(ctx)) and ctx.role(APP, "show_roots") is not None:
+        # the picker opened on another root (DocumentsUI: Downloads): its drawer leads to the storage root
+        yield from tap_role(ctx, APP, "show_roots")
+        yield from act(ctx, Tap(target=ctx.need(APP, "storage_root").index))
+        crumbs = _crumbs(ctx)
     if len(crumbs) > 1 and crumbs[0].text == _root_title(ctx):
         yield from act(ctx, Tap(target=crumbs[0].index))
     for part in parts_of(dest):

@@ -172,6 +172,12 @@ def open_row_details(ctx: Ctx, row: UIElement) -> Skill:
     """Open a call-log row's call details: a tap opens them, or expands the row to its details action."""
     yield from _tap_el(ctx, row)
     if ctx.role(APP, "details_type") is None:
+        if ctx.role(APP, "details_action") is None and ctx.role(APP, "call_log_row") is not None:
+            # the row expanded in place: its actions may lie below the visible part of the list
+            try:
+                yield from scroll_to_role(ctx, APP, "details_action")
+            except OracleError:
+                pass
         hist = ctx.role(APP, "details_action")
         if hist is None:
             raise OracleError(f"the call-log row opened neither its details nor its actions ({ctx.family(APP)} family)")
