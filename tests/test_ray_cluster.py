@@ -50,7 +50,9 @@ def _summary(run: Path) -> dict[str, Any]:
     from transfer.report import build_summary
 
     s = build_summary(run, bootstrap=200, write=False)
-    for k in ("latency", "config"):  # wall-clock timings; the run's own metadata (phones' ports, hosts)
+    # wall-clock timings; the run's own metadata (phones' ports, hosts); the per-family table, which
+    # groups by what config.json says of each phone (a Ray run's hosts describe their phones apart)
+    for k in ("latency", "config", "by_family"):
         s.pop(k, None)
     s["run"].pop("run_id", None)
     return json.loads(json.dumps(s, sort_keys=True, default=str))

@@ -71,10 +71,10 @@ def rig(host: AdbHost, sim_pool: Any) -> Iterator[Rig]:
 
 
 def _search_field(rig: Rig) -> Any:
-    """Contacts' search bar: tapping it focuses an EditText (sim field ``ct_query``)."""
+    """Contacts' search: the toolbar's search action focuses an EditText (sim field ``ct_query``)."""
     rig.d.app_start("com.android.contacts", stop=True)
-    rig.d(text="Search contacts").click(timeout=5)
-    field = rig.d(className="android.widget.EditText", focused=True)
+    rig.d(description="Search contacts").click(timeout=5)  # AOSP Contacts: the toolbar's menu_search
+    field = rig.d(resourceId="com.android.contacts:id/search_view", focused=True)  # an AutoCompleteTextView
     assert field.wait(timeout=3)
     return field
 

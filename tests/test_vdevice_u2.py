@@ -577,10 +577,10 @@ TYPED = "你好 👋 '; $(id)"
 
 
 def _search_field(rig: Rig) -> Any:
-    """Contacts' search: tapping the bar opens a focused EditText (sim field ``ct_query``)."""
+    """Contacts' search: the toolbar's search action opens a focused EditText (sim field ``ct_query``)."""
     rig.d.app_start("com.android.contacts", stop=True)  # a fresh task: the list screen
-    rig.d(text="Search contacts").click(timeout=5)
-    field = rig.d(className="android.widget.EditText", focused=True)
+    rig.d(description="Search contacts").click(timeout=5)  # AOSP Contacts: the toolbar's menu_search
+    field = rig.d(resourceId="com.android.contacts:id/search_view", focused=True)  # an AutoCompleteTextView
     assert field.wait(timeout=3)
     assert rig.phone.has_focused_field()
     return field
