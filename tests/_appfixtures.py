@@ -44,3 +44,18 @@ def missing_controls(reading: Any, truth_controls: list[dict[str, Any]],
     aliases = aliases or {}
     have = {(c.role, tuple(c.bounds)) for c in reading.controls}
     return [c for c in truth_controls if (aliases.get(c["role"], c["role"]), tuple(bounds(c["bounds"]))) not in have]
+
+
+def drive(gen: Any, replies: list[Any]) -> tuple[list[Any], Any]:
+    """Run an oracle skill offline: each action it yields is answered with the next observation;
+    returns (the actions, the skill's return value)."""
+    actions: list[Any] = []
+    try:
+        action = next(gen)
+        for obs in replies:
+            actions.append(action)
+            action = gen.send(obs)
+        actions.append(action)
+    except StopIteration as stop:
+        return actions, stop.value
+    raise AssertionError(f"the skill wants more than {len(replies)} observations: {actions}")

@@ -28,6 +28,7 @@ from actionmap.observation import Foreground, Observation, Screen, UIElement
 from device.apps import driver, read_screen
 from device.apps.clock import ClockDriver
 from device.apps.spec import load_spec
+from _appfixtures import drive as _drive
 from _appfixtures import elements as _elements
 
 ROOT = Path(__file__).parent.parent
@@ -435,18 +436,6 @@ def test_the_clock_skills_hold_no_id_or_label_literal(path: Path) -> None:
         assert not re.search(pattern, src), (path.name, pattern)
 
 
-def _drive(gen: Generator[Any, Any, Any], replies: list[Observation]) -> tuple[list[Any], Any]:
-    """Run a skill: each action it yields is answered with the next observation."""
-    actions: list[Any] = []
-    try:
-        action = next(gen)
-        for obs in replies:
-            actions.append(action)
-            action = gen.send(obs)
-        actions.append(action)
-    except StopIteration as stop:
-        return actions, stop.value
-    raise AssertionError(f"the skill wants more than {len(replies)} observations: {actions}")
 
 
 def _obs(els: list[UIElement]) -> Observation:

@@ -25,6 +25,7 @@ import pytest
 from actionmap.observation import UIElement
 from device.apps import driver, read_screen
 from device.apps.spec import load_spec
+from _appfixtures import drive as _drive
 from _appfixtures import elements as _elements
 
 ROOT = Path(__file__).parent.parent
@@ -213,17 +214,6 @@ def test_the_files_skills_hold_no_id_or_label_literal(path: Path) -> None:
 
 # --- the skills reach the storage root through the drawer, whatever its name --------------------
 
-def _drive(gen: Any, replies: list[Any]) -> tuple[list[Any], Any]:
-    actions: list[Any] = []
-    try:
-        action = next(gen)
-        for obs in replies:
-            actions.append(action)
-            action = gen.send(obs)
-        actions.append(action)
-    except StopIteration as stop:
-        return actions, stop.value
-    raise AssertionError(f"the skill wants more than {len(replies)} observations: {actions}")
 
 
 def _obs(els: list[UIElement]) -> Any:
