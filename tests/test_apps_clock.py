@@ -17,7 +17,6 @@ import io
 import json
 import re
 import tokenize
-from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
