@@ -411,7 +411,9 @@ function digitsToHms(dg) {
   const s6 = dg.padStart(6, '0');
   return [parseInt(s6.slice(0, 2), 10), parseInt(s6.slice(2, 4), 10), parseInt(s6.slice(4, 6), 10)];
 }
-function timerSetup(p) {
+// the timer-setup keypad's state, shared by both flavors' setup screens: the typed digits (at
+// most six, no leading zeros), read as h/m/s, and the handler a digit key runs
+function setupEntry() {
   const dg = setupDigits();
   const [h, m, s] = digitsToHms(dg);
   const disp = `${pad2(h)}h ${pad2(m)}m ${pad2(s)}s`;
@@ -421,6 +423,10 @@ function timerSetup(p) {
     if (!cur && /^0+$/.test(k)) return;
     ui().fields.timer_digits = (cur + k).slice(0, 6).length === (cur + k).length ? cur + k : cur;
   };
+  return { dg, h, m, s, disp, desc, typed };
+}
+function timerSetup(p) {
+  const { dg, h, m, s, disp, desc, typed } = setupEntry();
   const del = () => { ui().fields.timer_digits = setupDigits().slice(0, -1); };
   const start = () => {
     const dur = h * 3600 + m * 60 + s;
@@ -943,15 +949,7 @@ function timerTabAosp(p) {
     const fragment = html`<div class="dc-frag" ...${V(FL, { id: 'timer_view' })}>${ScrollList('recycler_view', timers().map(timerCard))}</div>`;
     return deskClock('timer', { fragment, fab: { desc: S.addTimer, icon: '+', onClick: () => { ui().fields.timer_digits = ''; replace('timer', { setup: true }); } } });
   }
-  const dg = setupDigits();
-  const [h, m, s] = digitsToHms(dg);
-  const disp = `${pad2(h)}h ${pad2(m)}m ${pad2(s)}s`;
-  const desc = `${h} hours, ${m} minutes, ${s} seconds`;
-  const typed = (k) => () => {
-    const cur = setupDigits();
-    if (!cur && /^0+$/.test(k)) return;
-    ui().fields.timer_digits = (cur + k).slice(0, 6).length === (cur + k).length ? cur + k : cur;
-  };
+  const { dg, h, m, s, disp, desc, typed } = setupEntry();
   const digit = (k) => html`<div class="btn" ...${V('android.widget.Button', { id: `timer_setup_digit_${k}`, text: k, click: true })} ...${press(typed(k))}>${k}</div>`;
   const fragment = html`<div class="dc-frag" ...${V(VG, { id: 'timer_setup' })}>
     <div class=${'ck-setup' + (dg ? ' set' : '')} ...${V(TV, { id: 'timer_setup_time', text: disp, desc })}>${disp}</div>
