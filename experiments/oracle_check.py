@@ -37,7 +37,7 @@ from actionmap.observation import Observation  # noqa: E402
 from transfer.policies.base import PolicyOutput, StepRecord  # noqa: E402
 from transfer.policies.oracle_policy import OraclePolicy  # noqa: E402
 
-FLAVORS: tuple[str, ...] = ("sim", "aosp")
+from sim.profiles import FLAVORS  # noqa: E402  (every flavor the simulator has)
 
 
 class OracleOutcome(BaseModel):

@@ -2,7 +2,8 @@
 
 A *profile* sets the screen (pixels, density → CSS viewport and pixel ratio), font scale,
 dark mode and navigation style. A *flavor* changes app structure and wording (``sim`` is
-our own; ``aosp`` follows stock Android). Both serve domain randomization in training and
+our own; ``aosp`` follows the AOSP apps; ``google`` follows the apps a Pixel ships, with their
+``com.google.android.*`` packages). Both serve domain randomization in training and
 the virtual phone's sim-to-real gap.
 """
 
@@ -13,8 +14,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-Flavor = Literal["sim", "aosp"]
-FLAVORS: tuple[str, ...] = ("sim", "aosp")
+Flavor = Literal["sim", "aosp", "google"]
+FLAVORS: tuple[str, ...] = ("sim", "aosp", "google")
 
 
 class DeviceProfile(BaseModel):

@@ -90,6 +90,6 @@ def default_world(seed: int = 0, profile: "DeviceProfile | None" = None, flavor:
         stopwatch=Stopwatch(), world_clocks=list(CITIES), files=files, calls=calls, dialer_number="",
         calculator_display="0",
         device=DeviceInfo(manufacturer=manufacturer, model=model, android_version="14", sdk=34,
-                          build=f"{'AP2A' if flavor == 'aosp' else 'S2R1'}.270315.001"),
+                          build=f"{'S2R1' if flavor == 'sim' else 'AP2A'}.270315.001"),
         clipboard="",
     )

@@ -25,9 +25,18 @@ const S2R = (window.S2R = {
 export function st() { return S2R.state; }
 export function world() { return S2R.state.world; }
 export function ui() { return S2R.state.ui; }
-export function flavor() { return S2R.state.flavor || 'sim'; }
-/** Pick a string by flavor: t('Wi-Fi', 'Internet'). */
-export function t(simText, aospText) { return flavor() === 'aosp' && aospText !== undefined ? aospText : simText; }
+export function flavor() { return (S2R.state && S2R.state.flavor) || 'sim'; }
+/** True on the flavors that model a real phone's own apps (every flavor but our own `sim`). */
+export function stock() { return flavor() !== 'sim'; }
+/**
+ * Pick a string by flavor: t('Wi-Fi', 'Internet'[, googleText]). Google's apps descend from
+ * AOSP's and mostly keep its strings, so `google` falls back to the AOSP text.
+ */
+export function t(simText, aospText, googleText) {
+  const f = flavor();
+  if (f === 'google' && googleText !== undefined) return googleText;
+  return f !== 'sim' && aospText !== undefined ? aospText : simText;
+}
 
 /** Mutate state and re-render synchronously. */
 export function update(fn) {
@@ -352,8 +361,31 @@ export function Section(title) {
  *              dialogs: {kind: (dialog) => vnode}, activity: (route) => string, onBack?})
  */
 export function registerApp(app) {
-  S2R.apps[app.id] = app;
+  S2R.apps[app.id] = new Proxy(app, { get: flavored });
   if (!S2R.order.includes(app.id)) S2R.order.push(app.id);
+}
+
+/**
+ * registerFlavor('google', 'clock', {pkg, label, root, screens, dialogs, activity, onBack, ...})
+ *
+ * Why: a flavor that models another vendor's app (Google Clock beside AOSP DeskClock) shares
+ * the app's world model and state helpers but not its screens. Its screens live in their own
+ * module (apps/<flavor>/<app>.js) and replace the base app's members while that flavor is the
+ * phone's: `screens` and `dialogs` are merged by name (a flavor may add or replace a screen),
+ * every other member (pkg, root, activity, onBack, the launcher's home/drawer) replaces the
+ * base one. The base app stays what every other flavor sees.
+ */
+export function registerFlavor(name, appId, overrides) {
+  S2R.flavors[name] = S2R.flavors[name] || {};
+  S2R.flavors[name][appId] = { ...overrides, _merged: {} };
+}
+S2R.flavors = {};
+const MERGED = new Set(['screens', 'dialogs']);
+function flavored(app, key) {
+  const o = S2R.state && S2R.flavors[S2R.state.flavor] && S2R.flavors[S2R.state.flavor][app.id];
+  if (!o || !(key in o) || key === '_merged') return app[key];
+  if (!MERGED.has(key)) return o[key];
+  return o._merged[key] || (o._merged[key] = { ...(app[key] || {}), ...o[key] });
 }
 
 // ------------------------------------------------------------------------------------------
@@ -488,6 +520,9 @@ function Keyboard() {
 }
 
 function Launcher({ drawer }) {
+  const own = S2R.apps.launcher;  // a flavor's launcher (Pixel Launcher) draws its own home and drawer
+  if (drawer && own && own.drawer) return own.drawer();
+  if (!drawer && own && own.home) return own.home();
   const apps = S2R.order.filter((a) => a !== 'launcher');
   const dock = ['phone', 'messages', 'clock', 'settings'].filter((a) => S2R.apps[a]);
   const icon = (a) => html`<div class="app-icon"

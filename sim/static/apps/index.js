@@ -12,3 +12,7 @@ import './settings.js';
 
 registerApp({ id: 'launcher', label: 'Home', pkg: 'com.android.launcher3', icon: '⌂', root: { s: 'home', p: {} }, screens: {},
   activity: () => 'com.android.launcher3/.uioverride.QuickstepLauncher' });
+
+// Flavors that model another vendor's apps register their screens over the base apps' (os.js
+// registerFlavor); imported last so that every base app exists first.
+import './google/index.js';

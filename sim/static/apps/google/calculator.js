@@ -1,0 +1,1 @@
+// google flavor: calculator (not written yet)

@@ -1,0 +1,1 @@
+// google flavor: calendar (not written yet)

@@ -1,0 +1,1 @@
+// google flavor: clock (not written yet)

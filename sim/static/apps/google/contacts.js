@@ -1,0 +1,1 @@
+// google flavor: contacts (not written yet)

@@ -1,0 +1,1 @@
+// google flavor: files (not written yet)

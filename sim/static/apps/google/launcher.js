@@ -1,0 +1,1 @@
+// google flavor: launcher (not written yet)

@@ -1,0 +1,1 @@
+// google flavor: messages (not written yet)

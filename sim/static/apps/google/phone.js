@@ -1,0 +1,1 @@
+// google flavor: phone (not written yet)

@@ -1,0 +1,1 @@
+// google flavor: settings (not written yet)
