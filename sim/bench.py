@@ -133,11 +133,12 @@ def _procs() -> list[int]:
     return [os.getpid(), *_descendants(os.getpid())]
 
 
-def _throughput(pool: Any, cycle: list[Any], phones: int, seconds: float, shots: bool) -> tuple[float, float]:
+def _throughput(pool: Any, cycle: list[Any], phones: int, seconds: float, shots: bool,
+                flavor: str = "sim") -> tuple[float, float]:
     """(steps per second, CPU ms per step) with ``phones`` phones stepping at once until ``seconds`` pass."""
     from .env import SimEnv
 
-    envs = [SimEnv(pool=pool, screenshots=shots) for _ in range(phones)]
+    envs = [SimEnv(flavor=flavor, pool=pool, screenshots=shots) for _ in range(phones)]  # type: ignore[arg-type]
     for e in envs:
         e.reset()
     count = [0]
@@ -180,15 +181,22 @@ def _capture_cpu_ms(env: Any, n: int = 10) -> float:
     return round((_cpu_s(procs) - cpu0) / n * 1e3, 1)
 
 
-def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, seconds: float = 10.0) -> dict[str, Any]:
+def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, seconds: float = 10.0,
+        flavor: str = "sim") -> dict[str, Any]:
+    """Every figure of ``s2r bench sim`` for one app ``flavor`` (the flavors' apps differ in what a
+    step renders, so a new flavor is measured against the others on the same machine)."""
     from . import state as st
     from .env import SimEnv
     from .pool import SimPool
     from .profiles import get_profile
     from .runtime import Runtime
 
+    from .profiles import FLAVORS
+
     if pages < 1 or phones < 1 or steps < 1 or logical < 1 or seconds <= 0:
         raise ValueError("pages, phones, steps and logical must be at least 1 and seconds positive")
+    if flavor not in FLAVORS:
+        raise ValueError(f"unknown flavor {flavor!r}; the flavors are: {', '.join(FLAVORS)}")
     load0 = _load()
     t_start = time.perf_counter()
     fresh = Runtime._instance is None or Runtime._instance._closed
@@ -197,7 +205,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     rt.run(rt.ensure_browser(prof.dpr))  # the browser for this profile's pixel ratio
     runtime_s = time.perf_counter() - t_start
     pool = SimPool(rt, pages_per_profile=pages)
-    out: dict[str, Any] = {"profile": prof.name, "screen": f"{prof.width_px}x{prof.height_px}", "pages": pages,
+    out: dict[str, Any] = {"profile": prof.name, "flavor": flavor, "screen": f"{prof.width_px}x{prof.height_px}", "pages": pages,
                            "cpus": os.cpu_count(), "python": sys.version.split()[0], "load_avg_1m_start": load0,
                            "browser": _browser_name(rt)}
     # start-up: the runtime (Playwright, the page server, Chromium), when this call started it
@@ -213,7 +221,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     rt.run(pool.warm(prof, pages))
     pss2 = _browser_pss_mb()
     t = time.perf_counter()
-    SimEnv(pool=pool).reset()
+    SimEnv(flavor=flavor, pool=pool).reset()
     # from nothing to a first phone's first observation: the runtime, its first page, the
     # phone (the stages run back to back; the other pages' start and the PSS reads are left out)
     first_obs = runtime_s + out["page_start_s"] + (time.perf_counter() - t)
@@ -224,11 +232,11 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     out["pss_mb_per_added_page"] = round((pss2 - pss1) / (pages - 1), 1) if pages > 1 else None
 
     # new logical phone to first observation (pages warm)
-    cold = _time(lambda: SimEnv(pool=pool).reset(), 8)
+    cold = _time(lambda: SimEnv(flavor=flavor, pool=pool).reset(), 8)
     out["cold_start_s_p50"] = round(_p(cold, 0.5), 3)
 
     # task reset: a setup patch applied and observed
-    env = SimEnv(pool=pool)
+    env = SimEnv(flavor=flavor, pool=pool)
     env.reset()
     patch = {"settings": {"wifi": False}, "add": {"alarms": [{"hour": 7, "minute": 30, "label": "Gym"}]},
              "start": {"app": "clock"}}
@@ -255,7 +263,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
         rt.run(pool.trim(prof, keep=1))
         pool.pages_per_profile = 1
         try:
-            _throughput(pool, cycle, phones, min(seconds, 5.0), True)
+            _throughput(pool, cycle, phones, min(seconds, 5.0), True, flavor)
         finally:
             pool.pages_per_profile = pages
         pss_one = _browser_pss_mb()
@@ -265,7 +273,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
     # first as the issue defines a step (with a 1080x2400 screenshot), then elements only (what
     # a policy that does not read pixels pays: the runner skips the capture for it)
     for suffix, shots in (("", True), ("_elements_only", False)):
-        rate, cpu_ms = _throughput(pool, cycle, phones, seconds, shots)
+        rate, cpu_ms = _throughput(pool, cycle, phones, seconds, shots, flavor)
         out["steps_per_s" + suffix] = rate
         # CPU of this process, the Playwright driver and every Chromium process, per step: what
         # bounds throughput on an idle machine (cores / cpu_ms_per_step)
@@ -285,7 +293,7 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
 
     tracemalloc.start()
     m0 = tracemalloc.get_traced_memory()[0]
-    alive = [SimEnv(pool=pool, seed=i) for i in range(logical)]
+    alive = [SimEnv(flavor=flavor, pool=pool, seed=i) for i in range(logical)]
     m1 = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
     out["logical_phones"] = len(alive)

@@ -16,9 +16,12 @@ from s2r.cli import app as cli
     ["sim", "serve", "--flavor", "pixelish"],
     ["vdevice", "start", "--flavor", "pixelish"],
     ["bench", "vdevice", "--flavor", "pixelish"],
-], ids=["run", "paired", "sim serve", "vdevice start", "bench vdevice"])
+    ["bench", "sim", "--flavor", "pixelish"],
+    ["train", "bc", "--out", "x", "--flavors", "sim,pixelish"],
+    ["train", "grpo", "--out", "x", "--flavors", "pixelish,aosp"],
+], ids=["run", "paired", "sim serve", "vdevice start", "bench vdevice", "bench sim", "train bc", "train grpo"])
 def test_an_unknown_flavor_exits_2_naming_the_flavors(argv: list[str], tmp_path) -> None:
     res = CliRunner().invoke(cli, argv)
     assert res.exit_code == 2, res.output
-    assert "pixelish" in res.output and "sim, aosp" in res.output
+    assert "pixelish" in res.output and "sim, aosp, google" in res.output
     assert not (tmp_path / "x").exists()

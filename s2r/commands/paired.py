@@ -94,7 +94,7 @@ def register(app: typer.Typer) -> None:
         out: Path = typer.Option(..., "--out", help="Run directory (resumable)."),
         policy: list[str] = typer.Option(..., "--policy", help="NAME=SPEC, repeatable (base=..., trained=..., oracle=oracle)."),
         sim: bool = typer.Option(True, "--sim/--no-sim", help="Run on the simulator (always paired)."),
-        flavor: str = typer.Option("sim", help="Sim flavor: sim or aosp.", callback=flavor_option),
+        flavor: str = typer.Option("sim", help="Sim flavor: sim, aosp or google.", callback=flavor_option),
         profile: str = typer.Option("default", help="Sim device profile."),
         device: str = typer.Option(..., "--device", help="all | SERIAL[,SERIAL] | vdevice:N."),
         split: str = typer.Option("real59"), tasks: str = typer.Option(None), seeds: int = typer.Option(1),

@@ -22,7 +22,7 @@ def register(app: typer.Typer) -> None:
         policy: list[str] = typer.Option(["oracle"], "--policy", help="NAME=SPEC or SPEC (oracle, random[:SEED], micro:PATH)."),
         sim: bool = typer.Option(False, "--sim", help="Run on simulated phones."),
         device: str = typer.Option(None, "--device", help="Run on devices: all | SERIAL[,SERIAL] | vdevice:N."),
-        flavor: str = typer.Option("sim", help="Sim flavor: sim or aosp.", callback=flavor_option),
+        flavor: str = typer.Option("sim", help="Sim flavor: sim, aosp or google.", callback=flavor_option),
         profile: str = typer.Option("default", help="Sim device profile."),
         split: str = typer.Option("real59", help="Task split."),
         tasks: str = typer.Option(None, help="Comma-separated template ids (default: the whole split)."),

@@ -45,13 +45,14 @@ def bench_sim(
     steps: int = typer.Option(30, help="Steps for the latency figures."),
     logical: int = typer.Option(1000, help="Logical phones kept alive at once."),
     seconds: float = typer.Option(10.0, help="Duration of the throughput run."),
+    flavor: str = typer.Option("sim", help="App flavor the phones run: sim, aosp or google.", callback=flavor_option),
     as_json: bool = typer.Option(True, "--json/--no-json",
                                  help="Print one JSON object (--no-json: a table against the targets)."),
 ) -> None:
     """Measure the simulator: start-up, reset, step latency, throughput, memory, fork/capture/judge."""
     from sim.bench import run, target_rows
 
-    res = run(phones=phones, pages=pages, steps=steps, logical=logical, seconds=seconds)
+    res = run(phones=phones, pages=pages, steps=steps, logical=logical, seconds=seconds, flavor=flavor)
     if as_json:
         typer.echo(json.dumps(res))
         return

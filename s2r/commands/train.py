@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from s2r.commands import flavors_option
+
 train_app = typer.Typer(help="Train policies in the simulator.", no_args_is_help=True)
 
 
@@ -18,7 +20,8 @@ def grpo(
     templates: str = typer.Option(None, help="Comma-separated template ids (default: the whole split)."),
     iters: int = typer.Option(30), batch: int = typer.Option(4), group: int = typer.Option(8),
     lr: float = typer.Option(3e-3), kl: float = typer.Option(0.01), seed: int = typer.Option(0),
-    flavors: str = typer.Option("sim", help="Domain randomization over flavors, e.g. sim,aosp."),
+    flavors: str = typer.Option("sim", help="Domain randomization over app flavors, e.g. sim,aosp,google.",
+                                callback=flavors_option),
     profiles: str = typer.Option("default", help="Domain randomization over device profiles."),
     workers: int = typer.Option(2, help="Rollouts in parallel."),
     pages: int = typer.Option(3, help="Browser pages per profile."),
@@ -53,7 +56,8 @@ def bc(
     epochs: int = typer.Option(10), lr: float = typer.Option(1e-2), batch: int = typer.Option(16),
     seed: int = typer.Option(0),
     cache: Path = typer.Option(Path("runs/demos/oracle-sim.jsonl.gz"), help="Demo cache (gzipped JSONL)."),
-    flavors: str = typer.Option("sim", help="Record demos in each of these flavors (domain randomization), e.g. sim,aosp."),
+    flavors: str = typer.Option("sim", help="Record demos in each of these app flavors (domain randomization), "
+                                "e.g. sim,aosp,google.", callback=flavors_option),
 ) -> None:
     """Behaviour cloning from oracle demonstrations recorded in the simulator (cached on disk)."""
     import sys
