@@ -166,6 +166,22 @@ def test_rendered_table(report: Any) -> None:
     assert "href='#families'" in html and "Android 14" in html and "not available: only 1 paired task" in html
 
 
+def test_the_headline_carries_the_per_family_rows(report: Any) -> None:
+    """What `s2r run`/`paired`/`demo` print: one line per family and per Android version, ≤ 78 columns."""
+    from transfer.report import headline
+
+    text = headline(report.data)
+    rows = {ln.split()[0] if not ln.strip().startswith("Android") else " ".join(ln.split()[:2]): ln
+            for ln in text.splitlines() if ln.startswith("    ")}
+    assert set(rows) == {"google", "samsung", "xiaomi", "Android 12", "Android 13", "Android 14"}
+    assert "25.0% →  66.7%" in rows["google"] and "+41.7 pt" in rows["google"] and "83.3% [" in rows["google"]
+    assert "25.0% →  25.0%" in rows["samsung"] and "0.0% [" in rows["samsung"]
+    assert "not available: only 1 paired task" in rows["xiaomi"]
+    assert rows["Android 14"].split("tasks", 1)[1] == rows["google"].split("tasks", 1)[1]
+    assert " 1 task  not available" in rows["xiaomi"]
+    assert all(len(ln) <= 78 for ln in text.splitlines())
+
+
 def test_one_family_reproduces_the_headline(tmp_path: Path) -> None:
     recs = [r for r in records() if r.task_id in TASKS[:N]]  # the Pixel's tasks only
     s = build_summary(write_run(tmp_path / "one", recs), bootstrap=B)
@@ -174,6 +190,9 @@ def test_one_family_reproduces_the_headline(tmp_path: Path) -> None:
     for k in ("sr", "gain_sim", "gain_device", "difference", "retention", "counts", "seed", "n_boot"):
         assert g[k] == h[k], k
     assert [r["group"] for r in s["by_family"]["android"]] == ["14"]
+    from transfer.report import headline
+
+    assert "by phone" not in headline(s)  # one group would only repeat the headline
 
 
 def test_a_run_without_device_episodes_has_no_table(tmp_path: Path) -> None:

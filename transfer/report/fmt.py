@@ -107,6 +107,7 @@ def headline(summary: dict[str, Any], width: int = 78) -> str:
         lines.append(textwrap.fill(ret.get("message", "retention not meaningful"), width, initial_indent="  ",
                                    subsequent_indent="  "))
     lines.append(f"  Δ_device − Δ_sim {pt(h['difference']['value'])}  {ci_pt(h['difference']['ci'])}")
+    lines += family_lines(summary)
     bf = h.get("excluded_bridge_faults") or []
     if bf:
         lines.append(textwrap.fill(
@@ -114,3 +115,33 @@ def headline(summary: dict[str, Any], width: int = 78) -> str:
             f"{', '.join(bf[:6])}{' …' if len(bf) > 6 else ''}", width))
     lines.append(textwrap.fill(excluded_text(summary), width))
     return "\n".join(lines)
+
+
+def family_lines(summary: dict[str, Any]) -> list[str]:
+    """The per-family (and per-Android-version) rows of the headline, for a run whose phones fall in
+    two or more groups of a dimension: whether a gain survives on one family of phones and not on
+    another is the first thing a farm with mixed phones wants to know. Nothing otherwise (one
+    group repeats the headline)."""
+    bf = summary.get("by_family") or {}
+    if not bf.get("available"):
+        return []
+    out: list[str] = []
+    for dim in bf.get("dimensions", []):
+        rows = bf.get(dim) or []
+        if len(rows) < 2:
+            continue
+        out.append(f"  by phone {dim}: device base → trained, Δ device, retention")
+        for r in rows:
+            name = f"Android {r['group']}" if dim == "android" and r["group"] != "unknown" else r["group"]
+            head = f"    {name:<11}{r['n_tasks']:>3} task{' ' if r['n_tasks'] == 1 else 's'} "
+            if not r.get("available"):
+                why = head + f"not available: {r.get('reason', '')}"
+                out.append(why if len(why) <= 78 else why[:76].rstrip() + " …")
+                continue
+            sr = r["sr"]
+            ret = r["retention"]
+            rtxt = "not meaningful" if not ret.get("meaningful") else pct(ret.get("value")) + (
+                f" [{pct(ret['ci'][0])}, {pct(ret['ci'][1])}]" if ret.get("ci") else "")
+            out.append(f"{head}{pct(sr['device_base']['value']):>6} → {pct(sr['device_trained']['value']):>6}  "
+                       f"{pt(r['gain_device']['value']):>9}  {rtxt}")
+    return out
