@@ -21,7 +21,7 @@ from transfer.oracle.base import Ctx, OracleError, Skill
 from transfer.oracle.drive import run_skill
 from transfer.oracle.skills import calculator as C
 
-FLAVORS = ["sim", "aosp"]
+FLAVORS = ["sim", "aosp", "google"]
 
 
 def fresh(flavor: str) -> SimEnv:
@@ -69,8 +69,9 @@ def test_errors_clear_and_delete(flavor: str) -> None:
     assert run(env, lambda c: C.compute(c, "10÷0")) == "Can't divide by 0"
     assert env.read_state().calculator_display == "Can't divide by 0"
     # a digit after an error starts over (sim); ExactCalculator keeps the failed formula and edits it
-    # (Calculator.java addKeyToExpr: ERROR → INPUT), its trailing 0 replaced by the digit
-    start = {"sim": "", "aosp": "10÷"}[flavor]
+    # (Calculator.java addKeyToExpr: ERROR → INPUT), its trailing 0 replaced by the digit; Google's
+    # build descends from it and behaves the same
+    start = {"sim": "", "aosp": "10÷", "google": "10÷"}[flavor]
     run(env, lambda c: C.type_expression(c, "5"))
     assert env.read_state().calculator_display == start + "5"
     run(env, lambda c: C.type_expression(c, "×4"))
@@ -79,10 +80,10 @@ def test_errors_clear_and_delete(flavor: str) -> None:
     assert env.read_state().calculator_display == start + "5×"
     # "=" drops the dangling operator, as Android does
     run(env, lambda c: C.press_key(c, "="))
-    assert env.read_state().calculator_display == {"sim": "5", "aosp": "2"}[flavor]
+    assert env.read_state().calculator_display == {"sim": "5", "aosp": "2", "google": "2"}[flavor]
     # an operator after a result continues from it
     run(env, lambda c: C.type_expression(c, "+1="))
-    assert env.read_state().calculator_display == {"sim": "6", "aosp": "3"}[flavor]
+    assert env.read_state().calculator_display == {"sim": "6", "aosp": "3", "google": "3"}[flavor]
     run(env, C.clear)
     assert env.read_state().calculator_display == "0"
     # nonsense keys are ignored instead of corrupting the formula

@@ -18,7 +18,7 @@ from transfer.oracle.base import Ctx, OracleError, Skill, back, tap
 from transfer.oracle.drive import run_skill
 from transfer.oracle.skills import files as F
 
-FLAVORS = ["sim", "aosp"]
+FLAVORS = ["sim", "aosp", "google"]  # google: DocumentsUI as a Pixel builds it (the aosp screens)
 
 
 def fresh(flavor: str, **patch: Any) -> SimEnv:
@@ -90,7 +90,7 @@ def test_queries_read_the_screen(flavor: str) -> None:
     assert run(env, lambda c: F.count_files(c, "/sdcard/Download", include_folders=True)) == 4
     assert run(env, lambda c: F.count_files(c, "/sdcard/Download/Work")) == 1
     size = run(env, lambda c: F.read_file_size(c, "/sdcard/Download/setup.apk"))
-    assert size == {"sim": "8.4 MB", "aosp": "8.42 MB"}[flavor]  # Formatter.formatShortFileSize vs formatFileSize
+    assert size == {"sim": "8.4 MB", "aosp": "8.42 MB", "google": "8.42 MB"}[flavor]  # Formatter.formatShortFileSize vs formatFileSize
     # deleting the implied folder removes its contents and leaves the list consistent
     run(env, lambda c: F.delete_file(c, "/sdcard/Download/Work"))
     assert not any("/Work" in p for p in files_of(env))
@@ -161,14 +161,14 @@ def test_screens_sort_and_details(flavor: str) -> None:
     def tour(c: Ctx) -> Skill:
         yield from F.open_folder(c, "/sdcard/Download")
         yield from tap(c, desc="More options", scroll=False)
-        if c.flavor == "aosp":  # res/menu/activity.xml "Sort by..." → SortListFragment's sheet
+        if c.flavor != "sim":  # res/menu/activity.xml "Sort by..." → SortListFragment's sheet
             yield from tap(c, "Sort by...", scroll=False)
             yield from tap(c, "Size (largest first)", cls="CheckedTextView", scroll=False)
         else:
             yield from tap(c, "Sort by", scroll=False)
             yield from tap(c, "Largest first", cls="RadioButton", scroll=False)
         order = [t for t, _ in F.rows(c)]
-        if c.flavor == "aosp":
+        if c.flavor != "sim":
             # no viewer behind a file here ("Can't open file"); Get info is in the selection's overflow
             yield from tap(c, "boarding_pass.pdf", rid="android:id/title")
             yield from F.select(c, "/sdcard/Download/boarding_pass.pdf")
@@ -180,7 +180,7 @@ def test_screens_sort_and_details(flavor: str) -> None:
             yield from tap(c, desc="Details", scroll=False)
             details = {t.text for t in c.find_all(rid="summary")}
         cat_rows: list[str] = []
-        if c.flavor == "aosp":
+        if c.flavor != "sim":
             yield from back(c)  # Get info → folder (the drawer lives on browse screens)
             yield from tap(c, desc="Show roots", scroll=False)
             yield from tap(c, "Images", rid="android:id/title", scroll=False)
@@ -191,7 +191,8 @@ def test_screens_sort_and_details(flavor: str) -> None:
     assert order == ["setup.apk", "invoice_2026_11.pdf", "boarding_pass.pdf"]
     # sim: name, location and size; AOSP (inspector/DetailsView.java): the name as the title, Type, Size, Modified
     want = {"sim": {"boarding_pass.pdf", "/sdcard/Download", "96 kB"}, "aosp": {"boarding_pass.pdf", "PDF document", "96.00 kB"}}
+    want["google"] = want["aosp"]
     assert want[flavor] <= details
-    if flavor == "aosp":
+    if flavor != "sim":
         assert cat_rows == ["IMG_2041.jpg", "IMG_2042.jpg", "PXL_20261101_101500.jpg"]
     assert_consistent(env)

@@ -14,7 +14,10 @@
 // each screen: the display (toolbar > mode + overflow, formula, result), the pad pager (the
 // numeric and operator pads, the advanced pad peeking at the right edge), the framework overflow
 // menu, the history fragment, the message dialog.
-import { html, registerApp, Screen, Row, Empty, Button, A, world, ui, go, back, t, flavor, update, toast, pressHandlers, nowIso } from '../os.js';
+// Flavor `google`: Google Calculator, in apps/google/calculator.js; it shares this module's input
+// state and evaluation (cs, press, preview) and ExactCalculator's behaviour, from which it descends
+// (the stock() branches below: radians by default, an error kept for editing, dated history).
+import { html, registerApp, Screen, Row, Empty, Button, A, world, ui, go, back, t, flavor, stock, update, toast, pressHandlers, nowIso } from '../os.js';
 
 const MAX_LEN = 80;
 // the inverse functions and exp( are the aosp flavor's (KeyMaps.java: fun_arcsin "sin⁻¹(", fun_exp "exp(");
@@ -199,13 +202,13 @@ function fromDisplay(w) {
   return s.slice(0, MAX_LEN);
 }
 /** ui().calc, re-derived when the world display was changed from outside (a task setup). */
-function cs() {
+export function cs() {
   const u = ui();
   const w = world().calculator_display ?? '0';
   let c = u.calc;
   if (!c || c.disp !== w) {
     // aosp: ExactCalculator starts in radian mode (Evaluator.java: KEY_PREF_DEGREE_MODE defaults to false)
-    c = u.calc = { expr: fromDisplay(w), res: null, err: null, disp: w, adv: !!c?.adv, rad: c ? !!c.rad : flavor() === 'aosp',
+    c = u.calc = { expr: fromDisplay(w), res: null, err: null, disp: w, adv: !!c?.adv, rad: c ? !!c.rad : stock(),
       inv: !!c?.inv, hist: c?.hist || [] };
   }
   return c;
@@ -225,11 +228,11 @@ function continueFromResult(c) {
 }
 function freshIfDone(c) { if (c.res !== null || c.err) { c.expr = ''; c.res = null; c.err = null; } }
 
-function press(key) {
+export function press(key) {
   const c = cs();
-  if (flavor() === 'aosp' && c.err && key !== 'clr' && key !== '=') {
+  if (stock() && c.err && key !== 'clr' && key !== '=') {
     // ExactCalculator keeps the failed formula: a key takes the display back to input and edits it
-    // (Calculator.java addKeyToExpr: ERROR → INPUT; onDelete removes one token)
+    // (Calculator.java addKeyToExpr: ERROR → INPUT; onDelete removes one token); Google's build too
     c.err = null;
   }
   const e0 = c.expr;
@@ -311,11 +314,11 @@ function equals(c) {
   c.expr = full;
   if (r.err) { c.err = ERRORS[r.err](); return; }
   c.res = r.v;
-  c.hist = [{ expr: full, res: r.v, ...(flavor() === 'aosp' ? { t: nowIso() } : {}) }, ...(c.hist || [])].slice(0, 30);
+  c.hist = [{ expr: full, res: r.v, ...(stock() ? { t: nowIso() } : {}) }, ...(c.hist || [])].slice(0, 30);
 }
 
 /** Live preview under the formula, only once there is something to compute. */
-function preview(c) {
+export function preview(c) {
   if (c.res !== null || c.err || !c.expr) return '';
   if (!/[+−×÷^%!√πe(²]|sin|cos|tan|ln|log/.test(c.expr.replace(/^−/, ''))) return '';
   const r = tryEval(c.expr, c.rad);
@@ -548,7 +551,7 @@ function xDate(iso) {
   return `${['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'][d.getUTCMonth()]} ${d.getUTCDate()}`;
 }
 
-function xHistory() {
+export function xHistory() {
   // fragment_history.xml: Toolbar `history_toolbar` (title_history "History", up described
   // desc_navigate_up, res/menu/fragment_history.xml "Clear" in its overflow) over RecyclerView
   // `history_recycler_view` (reverseLayout: the newest at the bottom). history_item.xml: a LinearLayout

@@ -13,8 +13,11 @@
 // titled with the device's name and telling its free space); a breadcrumb and a "Files in …" header;
 // rows with one metadata line (none for folders); an action mode "N selected" with Share/Delete and
 // an overflow; the framework's dialogs (OK / Cancel); the copy/move picker opening on Downloads; Get info.
+// Flavor `google`: a Pixel ships the same DocumentsUI, built as com.google.android.documentsui (same
+// layouts, Google's overlay only brands it), so every stock flavor draws the aosp screens below
+// (`stock()`); apps/google/files.js only gives them the Pixel's package and activities.
 import { html, registerApp, Screen, Row, Dialog, Radio, Field, Empty, Button, Chip, A,
-  world, ui, go, back, t, flavor, update, toast, now, nowIso, fmtTime, pressHandlers, scrollKey } from '../os.js';
+  world, ui, go, back, t, stock, update, toast, now, nowIso, fmtTime, pressHandlers, scrollKey } from '../os.js';
 
 const ROOT = '/sdcard';
 const STORAGE_BYTES = 128e9;
@@ -194,7 +197,7 @@ function deleteEntries(paths) {
 function fmtSize(bytes) {
   let r = Number(bytes) || 0, mult = 1, suffix = 'B';
   for (const u of ['kB', 'MB', 'GB', 'TB', 'PB']) { if (r > 900) { r /= 1000; mult *= 1000; suffix = u; } }
-  const shorter = flavor() !== 'aosp';
+  const shorter = !stock();
   let digits;
   if (mult === 1 || r >= 100) digits = 0;
   else if (r < 1) digits = 2;
@@ -239,7 +242,7 @@ function subtitleFor(e, m, withFolder) {
     return n ? plural(n, 'item', 'items') : t('Empty folder', 'Empty');
   }
   const size = fmtSize(e.size), date = fmtDate(e.mtime);
-  const parts = flavor() === 'aosp' ? [date, size] : [size, date];
+  const parts = stock() ? [date, size] : [size, date];
   if (withFolder) parts.push(parentOf(e.path) === ROOT ? storageLabel() : baseName(parentOf(e.path)));
   return parts.filter(Boolean).join(' · ');
 }
@@ -287,7 +290,7 @@ function toggleSel(path) {
 /** The folder a browse route shows (null for Recent / categories / search). */
 function routeDir(r) {
   if (r.s === 'dir') return r.p.path || ROOT;
-  if (r.s === 'main' && flavor() !== 'aosp') return ROOT;
+  if (r.s === 'main' && !stock()) return ROOT;
   return null;
 }
 function itemsFor(r, m = tree()) {
@@ -319,7 +322,7 @@ function crumbTo(path, root, picker) {
   for (let i = s.length - 1; i >= 0; i--) {
     const e = s[i];
     const hit = picker ? e.s === 'picker' && e.p.dir === path
-      : (e.s === 'dir' && e.p.path === path) || (e.s === 'main' && flavor() !== 'aosp' && path === ROOT);
+      : (e.s === 'dir' && e.p.path === path) || (e.s === 'main' && !stock() && path === ROOT);
     if (hit) { s.length = i + 1; ui().files_sel = null; return; }
     if (picker && e.s !== 'picker') break;
   }
@@ -390,7 +393,7 @@ function bar({ title, r, up, extra = [] }) {
 // ------------------------------------------------------------------------------------------
 // screens
 function browse(p) {
-  if (flavor() === 'aosp') return xBrowse({ s: top().s === 'main' ? 'main' : 'dir', p });
+  if (stock()) return xBrowse({ s: top().s === 'main' ? 'main' : 'dir', p });
   const r = top().s === 'main' ? { s: 'main', p } : { s: 'dir', p };
   const path = routeDir(r);
   const m = tree();
@@ -401,7 +404,7 @@ function browse(p) {
   }
   const items = itemsFor(r, m);
   const head = html`${crumbs(path, root, false)}`;
-  const storage = flavor() !== 'aosp' && path === ROOT ? html`<div class="fm-storage" ...${A('android.widget.LinearLayout', { id: 'storage_summary' })}>
+  const storage = !stock() && path === ROOT ? html`<div class="fm-storage" ...${A('android.widget.LinearLayout', { id: 'storage_summary' })}>
       ${html`<span ...${A('android.widget.TextView', { id: 'storage_free', text: freeLabel() })}>${freeLabel()}</span>`}
       <div class="fm-bar"><div style=${`width:${Math.min(100, Math.round((1 - freeBytesFrac()) * 100))}%`}></div></div></div>` : null;
   return Screen({
@@ -416,12 +419,12 @@ function freeBytesFrac() {
 }
 
 function main(p) {
-  if (flavor() === 'aosp') return xBrowse({ s: 'main', p });
+  if (stock()) return xBrowse({ s: 'main', p });
   return browse(p);
 }
 
 function cat(p) {
-  if (flavor() === 'aosp') return xBrowse({ s: 'cat', p });
+  if (stock()) return xBrowse({ s: 'cat', p });
   const r = { s: 'cat', p };
   const m = tree();
   const c = CATS[p.cat] || CATS.documents;
@@ -431,7 +434,7 @@ function cat(p) {
 }
 
 function search(p) {
-  if (flavor() === 'aosp') return xSearch();
+  if (stock()) return xSearch();
   const r = { s: 'search', p };
   const m = tree();
   const q = (ui().fields.fm_search || '').trim();
@@ -460,7 +463,7 @@ function viewer(p) {
 }
 
 function info(p) {
-  if (flavor() === 'aosp') return xInfo(p);
+  if (stock()) return xInfo(p);
   const m = tree();
   const e = p.path === ROOT ? { path: ROOT, kind: 'dir', size: 0, mtime: null } : m.get(p.path);
   if (!e) return Screen({ title: t('Details', 'Properties'), body: Empty(t('File not found', 'Properties could not be loaded')) });
@@ -478,7 +481,7 @@ function info(p) {
 }
 
 function picker(p) {
-  if (flavor() === 'aosp') return xPicker(p);
+  if (stock()) return xPicker(p);
   const m = tree();
   const dir = p.dir || ROOT;
   const items = isDir(dir, m) ? sortEntries(children(dir, m), m) : [];
@@ -529,7 +532,7 @@ function startPicker(op) {
   if (!paths.length) return;
   ui().files_sel = null;
   // aosp: the copy / move destination picker opens on the Downloads root (see xPicker)
-  if (flavor() === 'aosp') go('picker', { op, paths, dir: `${ROOT}/Download`, root: 'downloads' });
+  if (stock()) go('picker', { op, paths, dir: `${ROOT}/Download`, root: 'downloads' });
   else go('picker', { op, paths, dir: ROOT });
 }
 const closeDialog = () => { ui().dialog = null; ui().focus = null; ui().keyboard = false; };
@@ -547,7 +550,7 @@ const MENU = {
 
 function deleteMessage(paths) {
   const n = paths.length;
-  if (flavor() !== 'aosp') return `Delete ${plural(n, 'item', 'items')}?`;
+  if (!stock()) return `Delete ${plural(n, 'item', 'items')}?`;
   const m = tree();
   const dirs = paths.filter((p) => m.get(p)?.kind === 'dir').length;
   if (n === 1) return dirs ? `Delete folder "${baseName(paths[0])}" and its contents?` : `Delete "${baseName(paths[0])}"?`;
@@ -559,21 +562,21 @@ function deleteMessage(paths) {
 const scrimClose = (e) => { if (e.target === e.currentTarget) update(() => { ui().dialog = null; }); };
 
 const dialogs = {
-  menu: (d) => flavor() === 'aosp' ? xMenuDialog(d) : html`<div class="scrim fm-menu-scrim" onClick=${scrimClose}>
+  menu: (d) => stock() ? xMenuDialog(d) : html`<div class="scrim fm-menu-scrim" onClick=${scrimClose}>
     <div class="fm-menu" ...${A('android.widget.ListView', { id: 'android:id/list' })}>
       ${(d.items || []).filter((k) => MENU[k]).map((k) => Row({ title: MENU[k].label(), id: MENU[k].id,
         onClick: () => { ui().dialog = null; MENU[k].run(); } }))}
     </div></div>`,
   roots: (d) => xRoots(d),  // the roots drawer: the aosp flavor's
   sort: () => {
-    if (flavor() === 'aosp') return xSortSheet();
+    if (stock()) return xSortSheet();
     const { by, desc } = sortState();
     return Dialog({ title: 'Sort by', body: SORTS.map(([b, dsc, simL, aospL]) => Radio({ label: t(simL, aospL), checked: by === b && desc === dsc,
       id: `sort_${b}_${dsc ? 'desc' : 'asc'}`, onSelect: () => { ui().files_sort = { by: b, desc: dsc }; ui().dialog = null; } })),
     buttons: [{ label: 'Cancel', onClick: () => { ui().dialog = null; } }] });
   },
   newfolder: (d) => {
-    if (flavor() === 'aosp') return xNameDialog(d, 'New folder', () => createFolder(d.dir, ui().fields.fm_name));
+    if (stock()) return xNameDialog(d, 'New folder', () => createFolder(d.dir, ui().fields.fm_name));
     const ok = () => {
       const err = createFolder(d.dir, ui().fields.fm_name);
       if (err) { ui().dialog = { ...d, err }; return; }
@@ -585,7 +588,7 @@ const dialogs = {
     buttons: [{ label: 'Cancel', onClick: closeDialog }, { label: t('Create', 'OK'), onClick: ok }] });
   },
   rename: (d) => {
-    if (flavor() === 'aosp') {
+    if (stock()) {
       return xNameDialog(d, 'Rename', () => { const err = renameEntry(d.path, ui().fields.fm_name); if (!err) ui().files_sel = null; return err; });
     }
     const ok = () => {
@@ -600,7 +603,7 @@ const dialogs = {
   },
   delete: (d) => {
     const msg = deleteMessage(d.paths || []);
-    if (flavor() === 'aosp') {
+    if (stock()) {
       // files/DeleteDocumentFragment.java: a MaterialAlertDialog whose view is dialog_delete_confirmation.xml
       // (a TextView without id) with delete_*_confirmation_message; OK deletes (toast plurals delete_begin)
       return xAlert({ ok: 'OK', onCancel: () => { ui().dialog = null; },
@@ -1090,6 +1093,16 @@ function xNameDialog(d, title, run) {
     </div></div>` });
 }
 
+/** The activity a route is in, for the app built as `pkg` (DocumentsUI's classes keep their
+ *  com.android.documentsui names in every build: AndroidManifest.xml). */
+export function activityOf(pkg, r) {
+  const cls = r.s === 'picker' ? 'com.android.documentsui.picker.PickActivity'
+    : r.s === 'info' ? 'com.android.documentsui.inspector.InspectorActivity'
+      : 'com.android.documentsui.files.FilesActivity';
+  // ComponentName.flattenToShortString: a class inside the package is written from its dot
+  return cls.startsWith(pkg + '.') ? `${pkg}/${cls.slice(pkg.length)}` : `${pkg}/${cls}`;
+}
+
 registerApp({
   id: 'files', label: 'Files', pkg: 'com.android.documentsui', icon: '📁', color: '#1a73e8',
   root: { s: 'main', p: {} },
@@ -1097,7 +1110,5 @@ registerApp({
   dialogs,
   // Back leaves action mode before it leaves the folder (as DocumentsUI does).
   onBack: () => { if (selection().length) { ui().files_sel = null; return true; } return false; },
-  activity: (r) => (r.s === 'picker' ? 'com.android.documentsui/.picker.PickActivity'
-    : r.s === 'info' ? 'com.android.documentsui/.inspector.InspectorActivity'
-      : 'com.android.documentsui/.files.FilesActivity'),
+  activity: (r) => activityOf('com.android.documentsui', r),
 });
