@@ -108,6 +108,38 @@ def test_a_dialer_of_a_family_without_data_is_read_by_the_generic_roles() -> Non
     assert {c.role for c in r.controls} >= {"key_1", "key_2", "key_5", "key_0", "call", "digits"}
 
 
+def test_google_dialer_cards_are_read_by_their_descriptions() -> None:
+    """Google Dialer hides a call-log card's texts (the new call log's noHideDescendants entry) and describes
+    the card "<name>, <label>, <kind>, <when>." (public test code: "HOT, Mobile, outgoing call, Just now.");
+    its name and kind are read from that, and a card whose description names no kind is not guessed."""
+    pkg = "com.google.android.dialer"
+
+    def card(i: int, top: int, desc: str) -> list[UIElement]:
+        return [_el(i, (36, top, 1044, top + 180), package=pkg, class_name="androidx.cardview.widget.CardView",
+                    resource_id=f"{pkg}:id/call_log_entry_card", content_desc=desc),
+                _el(i + 1, (36, top, 1044, top + 180), package=pkg, class_name="android.view.ViewGroup",
+                    resource_id=f"{pkg}:id/call_log_entry_root_constraint_layout", clickable=True),
+                _el(i + 2, (900, top + 24, 1032, top + 156), package=pkg, class_name="android.widget.ImageView",
+                    resource_id=f"{pkg}:id/call_button", content_desc=f"call {desc.split(',')[0]}", clickable=True)]
+
+    els = [_el(0, (0, 0, 1080, 2400), package=pkg, class_name="android.widget.FrameLayout"),
+           _el(1, (0, 288, 1080, 2017), package=pkg, class_name="android.support.v7.widget.RecyclerView",
+               resource_id=f"{pkg}:id/call_log_recycler_view", scrollable=True),
+           *card(2, 300, "HOT, Mobile, outgoing call, Just now."),
+           *card(5, 490, "Ann Lee, Work, Missed call, 5 minutes ago."),
+           *card(8, 680, "+1 650-555-0199, incoming call, Yesterday."),
+           *card(11, 870, "Bo Chen, Mobile, Thursday."),
+           _el(14, (0, 2047, 270, 2214), package=pkg, class_name="android.widget.FrameLayout",
+               resource_id=f"{pkg}:id/tab_call_history", content_desc="Recents", selected=True)]
+    r = read_screen(els)
+    assert (r.app, r.family, r.screen) == ("phone", "google", "call_log"), r.problems
+    assert r.visible["calls"] == [{"name": "HOT", "kind": "outgoing"}, {"name": "Ann Lee", "kind": "missed"},
+                                  {"name": "+1 650-555-0199", "kind": "incoming"}, {"name": "", "kind": None}]
+    roles = {(c.role, c.resource_id.rsplit("/", 1)[-1]) for c in r.controls}
+    assert {("call_list", "call_log_recycler_view"), ("recents_tab", "tab_call_history"), ("main_nav", "tab_call_history")} <= roles
+    assert sum(1 for c in r.controls if c.role == "call_log_row") == 4
+
+
 # --- what is not a dialer screen ------------------------------------------------------------------------
 
 def test_an_unknown_app_with_a_dial_pad_is_not_guessed_to_be_the_phone() -> None:
@@ -133,7 +165,7 @@ def test_a_dialer_screen_the_data_cannot_name_is_reported_not_read() -> None:
 
 # --- the simulator's two flavors ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("flavor", ["sim", "aosp"])
+@pytest.mark.parametrize("flavor", ["sim", "aosp", "google"])
 def test_the_simulators_dial_pad_and_call_log_read_as_the_world_holds_them(flavor: str) -> None:
     pytest.importorskip("playwright")
     import sys
@@ -150,8 +182,10 @@ def test_the_simulators_dial_pad_and_call_log_read_as_the_world_holds_them(flavo
         r = read_screen(obs.elements, app="phone", family=flavor)
         assert r.screen == "dialpad", r.problems
         assert r.visible["digits"] == env.read_state().dialer_number == "+12065550100"
-        # the same screen read as the aosp family (the virtual phone serves it as com.android.dialer)
-        assert read_screen(obs.elements, app="phone").visible.get("digits") == "+12065550100"
+        # the same screen read with the family found from its package (the virtual phone serves the aosp
+        # flavor as com.android.dialer, the google one as com.google.android.dialer)
+        r2 = read_screen(obs.elements, app="phone")
+        assert r2.family == ("google" if flavor == "google" else "aosp") and r2.visible.get("digits") == "+12065550100"
         run(env, P.open_recents)
         r = read_screen(env.observe().elements, app="phone", family=flavor)
         assert r.screen == "call_log", r.problems
@@ -168,6 +202,17 @@ def test_the_aosp_family_holds_no_simulator_fallback() -> None:
     spec = load_spec("phone")
     assert not [(role, s.cite) for role, sels in spec.families["aosp"].roles.items() for s in sels
                 if "s2r simulator" in (s.cite or "")]
+
+
+def test_the_google_family_cites_google_dialer_evidence_only() -> None:
+    """Google Dialer's selectors are evidence about real phones: each cites it, none the simulator."""
+    from device.apps.spec import load_spec
+
+    fam = load_spec("phone").families["google"]
+    sels = [(role, s) for role, ss in fam.roles.items() for s in ss]
+    assert sels and all(s.cite for _, s in sels)
+    assert not [(role, s.cite) for role, s in sels if "SIM" in (s.cite or "") or "simulator" in (s.cite or "")]
+    assert "missed_path" not in fam.texts  # no public capture of a missed-only list: rows are read by kind
 
 
 def test_the_simulators_aosp_dialer_reads_through_the_dialers_selectors() -> None:

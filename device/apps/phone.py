@@ -5,7 +5,10 @@ DigitsEditText, Google Dialer's ``digits``, the simulator's). The dialer formats
 typed ("+1 303-555-0115") and an empty field may show its hint, so ``digits`` keeps only the
 characters a pad can enter — what was dialled, as the UI probe of the dial pad reads it — and
 ``number_shown`` the field as displayed. A call-log row is read by the texts *inside* it: its
-name (``call_log_name``) and the kind of call, told by the family's wording (``call_kinds``).
+name (``call_log_name``) and the kind of call, told by the family's wording (``call_kinds``). A row
+whose texts are hidden from accessibility (Google Dialer's call-log cards: the new call log's entry is
+``noHideDescendants``) is read off its description instead, a comma-separated list with the kind as one
+item and the name first ("Ann Lee, Mobile, missed call, 5 minutes ago.").
 """
 
 from __future__ import annotations
@@ -88,7 +91,8 @@ class PhoneDriver(AppDriver):
 
     def row_kind(self, m: Matcher, row: UIElement) -> str | None:
         """The kind of call a row shows: a label inside it that is a kind word ('Missed call'), else one
-        that starts with it (AOSP describes a row 'Missed call from Ann, …')."""
+        that starts with it (AOSP describes a row 'Missed call from Ann, …'), else a description that lists
+        it as one of its items (Google Dialer: 'Ann, Mobile, missed call, 5 minutes ago.')."""
         parts = self.parts(m, row)
         for prefix in (False, True):
             for e in parts:
@@ -96,12 +100,33 @@ class PhoneDriver(AppDriver):
                     k = self.kind_of(m, s, prefix=prefix) if s else None
                     if k:
                         return k
+        for e in [row, *parts]:
+            described = self.described(m, e.content_desc)
+            if described is not None:
+                return described[1]
+        return None
+
+    def described(self, m: Matcher, desc: str | None) -> tuple[str, str] | None:
+        """(name, kind) of a description that lists a call's parts: 'Ann Lee, Mobile, missed call, Just now.'
+        → ('Ann Lee', 'missed'); None unless one item past the first is a kind word of the family's."""
+        items = [i.strip() for i in (desc or "").rstrip(". ").split(",")]
+        if len(items) < 2 or not items[0]:
+            return None
+        for item in items[1:]:
+            k = self.kind_of(m, item, prefix=False)
+            if k:
+                return items[0], k
         return None
 
     def row_name(self, m: Matcher, row: UIElement) -> str:
         el = m.first("call_log_name", within=row)
         if el is not None and el.text:
             return el.text
+        # a card read by its description (the texts inside it are hidden; an expanded card's actions are not names)
+        for e in [row, *self.parts(m, row)]:
+            described = self.described(m, e.content_desc)
+            if described is not None:
+                return described[0]
         texts = [e.text for e in sorted(self.parts(m, row), key=lambda e: (e.bounds.top, e.bounds.left)) if e.text]
         return texts[0] if texts else ""
 

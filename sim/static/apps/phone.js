@@ -14,7 +14,7 @@
 // activity (All / Missed / Statistics) from the overflow menu, call details, the in-call screen.
 // Each screen below cites its layouts (paths under java/com/android/ of that repository).
 import { html, registerApp, Screen, Row, Section, Field, Dialog, Chip, Tabs, Empty, A,
-  world, ui, go, back, replace, openApp, flavor, update, toast, nextId, now, nowIso, fmtTime, pressHandlers } from '../os.js';
+  world, ui, go, back, replace, openApp, flavor, stock, update, toast, nextId, now, nowIso, fmtTime, pressHandlers } from '../os.js';
 import { Avatar, beginEdit, sortedContacts, letterOf, digitsOf, labelText, matchContact, press, hold, openMessages } from './contacts.js';
 
 const PKG = 'com.android.dialer';
@@ -106,8 +106,9 @@ function endCall(p) {
   }
   toast('Call ended');
 }
-function openDialpad() {
-  if (aosp()) { ui().ph_expanded = null; go('dialpad', {}); } else replace('main', { tab: 'keypad' });
+export function openDialpad() {
+  // every stock dialer (AOSP's, Google's) slides the pad up over the search list; the sim has a Keypad tab
+  if (stock()) { ui().ph_expanded = null; go('dialpad', {}); } else replace('main', { tab: 'keypad' });
   const u = ui(); u.focus = 'ph_digits'; u.keyboard = false;
 }
 function pressDigit(d) {
@@ -131,7 +132,8 @@ function createContact(number) {
   openApp('contacts', { s: 'edit', p: {} });
 }
 function openContact(c) {
-  if (aosp()) openApp('contacts', { s: 'details', p: { id: c.id } });
+  // a stock dialer opens the contact in the Contacts app (AOSP: ContactsFragment; Google Dialer too)
+  if (stock()) openApp('contacts', { s: 'details', p: { id: c.id } });
   else go('contact', { id: c.id });
 }
 function startSearch() {
@@ -761,7 +763,7 @@ function xKeys(onDigit) {
   </div>`;
 }
 
-function xSearchResults(q, dialpadQuery) {
+function xSearchResults(q, dialpadQuery, smsLabel = 'Send SMS') {
   // searchfragment/list/res/layout/fragment_search.xml (recycler_view): search_contact_row.xml rows
   // (photo, primary, secondary "<label> <number>") and search_action_layout.xml rows
   // (search_action_text); NewSearchFragment.getActions: on the dial pad "Create new contact",
@@ -775,7 +777,7 @@ function xSearchResults(q, dialpadQuery) {
   if (q.trim().length > 1 && (dialpadQuery || dialable)) {
     if (dialpadQuery) actions.push(['Create new contact', () => createContact(q.trim())], ['Add to a contact', () => openApp('contacts')]);
     if (!dialpadQuery) actions.push([`Call ${q.trim()}`, () => placeCall(q.trim())]);
-    actions.push(['Send SMS', () => openMessages(q.trim())]);
+    actions.push([smsLabel, () => openMessages(q.trim())]);
   }
   const row = (c) => {
     const ph = (c.phones || []).find((p) => !dq || digitsOf(p.number).includes(dq)) || (c.phones || [])[0];
@@ -791,12 +793,12 @@ function xSearchResults(q, dialpadQuery) {
     <div class="xd-list" ...${A('androidx.recyclerview.widget.RecyclerView', { id: 'recycler_view', scroll: true })}>
       ${hits.slice(0, 20).map(row)}
       ${actions.map(([label, fn]) => html`<div class="xd-row" ...${A('android.widget.FrameLayout', { click: true })} ...${xTap(fn)}>
-        <span ...${A('android.widget.ImageView', { id: 'search_action_image', text: '' })}>${label.startsWith('Call') ? '📞' : label === 'Send SMS' ? '💬' : '👤'}</span>
+        <span ...${A('android.widget.ImageView', { id: 'search_action_image', text: '' })}>${label.startsWith('Call') ? '📞' : label === smsLabel ? '💬' : '👤'}</span>
         ${xText('search_action_text', label)}</div>`)}
     </div></div>`;
 }
 
-function xDialpad() {
+function xDialpad(opts = {}) {
   // MainSearchController.showDialpad: the toolbar slides up, the search fragment
   // (search_fragment_container) lists what the digits match, the DialpadFragment
   // (dialpad_fragment_container) slides up; the bottom navigation hides (OldMainActivityPeer
@@ -811,7 +813,7 @@ function xDialpad() {
     () => { world().dialer_number = ''; });
   return html`<div class="xd" ...${A('android.widget.RelativeLayout', { id: 'root_layout' })}>
     <div class="xd-body" ...${A('android.view.ViewGroup', { id: 'coordinator_layout' })}>
-      <div style="position:absolute;inset:0" ...${A('android.widget.FrameLayout', { id: 'search_fragment_container' })}>${xSearchResults(num, true)}</div>
+      <div style="position:absolute;inset:0" ...${A('android.widget.FrameLayout', { id: 'search_fragment_container' })}>${xSearchResults(num, true, opts.sms)}</div>
       <div class="xd-pad" ...${A('android.widget.FrameLayout', { id: 'dialpad_fragment_container' })}>
         <div ...${A('android.widget.RelativeLayout')}>
           <div ...${A('android.widget.LinearLayout', { id: 'dialpad_view', click: true })}>
@@ -827,7 +829,7 @@ function xDialpad() {
             </div>
             ${xKeys(pressDigit)}
           </div>
-          <div class="xd-dial" ...${A('android.widget.ImageButton', { id: 'dialpad_floating_action_button', desc: 'dial', click: true, text: '' })} ...${xTap(dial)}>📞</div>
+          <div class="xd-dial" ...${A(opts.callCls || 'android.widget.ImageButton', { id: opts.callId || 'dialpad_floating_action_button', desc: 'dial', click: true, text: '' })} ...${xTap(dial)}>📞</div>
         </div>
       </div>
     </div>
@@ -858,7 +860,7 @@ function xSearch() {
 }
 
 // --- in call: incallui/incall/impl/res/layout/frag_incall_voice.xml -------------------------
-function xIncall(p) {
+function xIncall(p, opts = {}) {
   // incall_ui_container > incall_contact_grid (contactgrid_avatar, incall_contactgrid_top_row.xml
   // contactgrid_status_text incall_connecting "Calling…", contactgrid_contact_name,
   // incall_contactgrid_bottom_row.xml contactgrid_bottom_text), incall_pager (incall_button_grid.xml:
@@ -892,7 +894,7 @@ function xIncall(p) {
       </div>
       <div style="display:flex;justify-content:center;padding:20px 0 28px">
         <div style="width:72px;height:56px;border-radius:28px;background:#d93025;display:flex;align-items:center;justify-content:center;font-size:26px"
-          ...${A('android.widget.ImageButton', { id: 'incall_end_call', desc: 'End call', click: true, text: '' })} ...${xTap(() => endCall(p))}>📞</div>
+          ...${A(opts.endCls || 'android.widget.ImageButton', { id: 'incall_end_call', desc: 'End call', click: true, text: '' })} ...${xTap(() => endCall(p))}>📞</div>
       </div>
     </div>
   </div>`;
@@ -978,3 +980,9 @@ registerApp({
     history: `${PKG}/.app.calllog.CallLogActivity`,
   })[r.s] || `${PKG}/.main.impl.MainActivity`,
 });
+
+// Shared with the google flavor's module (apps/google/phone.js): Google Dialer descends from AOSP's, so
+// the screens where no Google capture is public stay AOSP's, drawn under Google's package.
+export { KIND_ICON, MONTHS, contactFor, displayName, sortedCalls, dayOf, yesterday, createContact, startSearch, xTap,
+  xIcon, xText, xEmpty, xFavorites, xContacts, xDetails, xDialpad, xSearchResults, xIncall, xPopup, xClearDialog,
+  xActionBar };

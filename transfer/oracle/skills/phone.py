@@ -160,11 +160,19 @@ def row_name(ctx: Ctx, row: UIElement) -> str:
     return _driver().row_name(ctx.ui(APP), row)
 
 
+def has_missed_filter(ctx: Ctx) -> bool:
+    """The family's data names a way to a list of missed calls only (``missed_path``)."""
+    from device.apps import driver
+
+    return "missed_path" in driver(APP).family(ctx.family(APP)).texts
+
+
 def open_recents(ctx: Ctx, missed: bool = False) -> Skill:
-    """Show the call log, newest first; with ``missed`` only missed calls (the family's way there:
-    sim: Recents tab → Missed chip; aosp: overflow → Call history → Missed)."""
+    """Show the call log, newest first; with ``missed`` only missed calls where the family has a way
+    there (sim: Recents tab → Missed chip; aosp: overflow → Call history → Missed). A family whose data
+    names none (google) shows the whole log: callers pick the missed calls by each row's kind."""
     yield from open_phone(ctx)
-    yield from _tap_path(ctx, "missed_path" if missed else "recents_path")
+    yield from _tap_path(ctx, "missed_path" if missed and has_missed_filter(ctx) else "recents_path")
     return ctx.obs
 
 

@@ -20,9 +20,12 @@ from ._util import retrying
 
 
 def _row_texts(ctx: Ctx, row: UIElement) -> list[str]:
+    """What a row shows and says: the texts inside it, and its own description (a card whose texts are
+    hidden — Google Dialer's — is told apart from the same caller's other calls only by that)."""
     b = row.bounds
-    return [e.text for e in sorted(ctx.obs.elements, key=lambda e: (e.bounds.top, e.bounds.left))
-            if e.index != row.index and e.text and b.contains(*e.bounds.center)]
+    inner = [e.text for e in sorted(ctx.obs.elements, key=lambda e: (e.bounds.top, e.bounds.left))
+             if e.index != row.index and e.text and b.contains(*e.bounds.center)]
+    return [row.content_desc, *inner] if row.content_desc else inner
 
 
 def _row_title(ctx: Ctx, row: UIElement) -> str:
