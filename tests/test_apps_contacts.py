@@ -182,6 +182,47 @@ def test_google_contacts_as_public_test_code_locates_it() -> None:
     assert r.visible["form"] == {"first_name": None, "last_name": "", "company": "", "phones": [""], "emails": [""]}
 
 
+def test_google_contacts_phone_type_is_an_exposed_dropdown() -> None:
+    """G-KT (contacts.yaml): Google Contacts' editor shows a phone's type as an android.widget.Spinner
+    reading "Mobile", described "Mobile Phone", beside text_input_end_icon "Show dropdown menu"; its
+    popup is a ListView of id-less TextViews (Material's m3_auto_complete_simple_item). The list's
+    section headers and search snippets are AOSP's ContactListItemView's (cliv_name_textview)."""
+    pkg = "com.google.android.contacts"
+    g = lambda i, b, **kw: _el(i, b, package=pkg, **kw)  # noqa: E731
+    editor = [g(0, (0, 0, 720, 1280), class_name="android.widget.FrameLayout"),
+              g(1, (0, 176, 720, 1232), class_name="android.widget.ScrollView", scrollable=True),
+              g(2, (104, 603, 608, 716), class_name="android.widget.EditText", text="First name", editable=True),
+              g(3, (104, 1055, 608, 1168), class_name="android.widget.EditText", text="415-555-0130", hint="Phone",
+                editable=True),
+              g(4, (104, 1195, 446, 1232), class_name="android.widget.Spinner", text="Mobile",
+                content_desc="Mobile Phone", clickable=True),
+              g(5, (350, 1203, 446, 1232), class_name="android.widget.ImageButton", content_desc="Show dropdown menu",
+                resource_id=f"{pkg}:id/text_input_end_icon", clickable=True)]
+    d = driver("contacts")
+    m = d.matcher(editor, "google", pkg)
+    assert [e.index for e in m.find("phone_label_group")] == [4]
+    assert m.find("label_option") == []  # no popup open
+    popup = [g(0, (104, 1232, 500, 1700), class_name="android.widget.ListView"),
+             *[g(i + 1, (104, 1232 + 58 * i, 500, 1290 + 58 * i), class_name="android.widget.TextView", text=t, clickable=True)
+               for i, t in enumerate(["Mobile", "Work", "Home", "Other"])]]
+    m = d.matcher(popup, "google", pkg)
+    assert [e.text for e in m.find("label_option")] == ["Mobile", "Work", "Home", "Other"]
+
+    row = [g(0, (0, 0, 1080, 2400), class_name="android.widget.FrameLayout"),
+           g(1, (0, 300, 1080, 2400), class_name="android.widget.ListView", resource_id="android:id/list", scrollable=True),
+           g(2, (0, 300, 1080, 450), class_name="android.view.ViewGroup", clickable=True),
+           g(3, (40, 330, 110, 400), class_name="android.widget.ImageView", content_desc="Favorites"),
+           g(4, (290, 340, 1000, 400), class_name="android.widget.TextView", text="Ada Lovelace",
+             content_desc="Ada Lovelace", resource_id=f"{pkg}:id/cliv_name_textview"),
+           g(5, (0, 450, 1080, 600), class_name="android.view.ViewGroup", clickable=True),
+           g(6, (40, 480, 110, 550), class_name="android.widget.TextView", text="B", content_desc="B"),
+           g(7, (290, 490, 1000, 550), class_name="android.widget.TextView", text="Bo Chen",
+             content_desc="Bo Chen", resource_id=f"{pkg}:id/cliv_name_textview")]
+    m = d.matcher(row, "google", pkg)
+    assert [e.content_desc for e in m.find("section_header")] == ["Favorites", "B"]
+    assert [e.index for e in m.find("contact_row")] == [2, 5]
+
+
 def test_the_skills_helpers() -> None:
     """What the oracle's skills ask the driver: a number's label, the star's state."""
     d = driver("contacts")

@@ -172,6 +172,54 @@ def test_the_simulator_flavors() -> None:
     assert {"selection_delete", "back", "start_chat"} <= set(have) and "mark_read" not in have
 
 
+def test_google_messages_list_and_picker_as_public_test_code_locates_them() -> None:
+    """No dump of Google Messages' list or picker exists; the `google` family follows public
+    locators (messages.yaml): rows are android.view.ViewGroup swipeableContainer with
+    conversation_name / conversation_snippet / conversation_timestamp; an unread one carries
+    unread_badge_view_with_message_count_stub (no row says "unread" in words); a draft shows
+    "Draft"; the picker's contacts are the clickable child Views of ContactSuggestionList."""
+    pkg = "com.google.android.apps.messaging"
+    g = lambda i, b, **kw: _el(i, b, package=pkg, **kw)  # noqa: E731
+    rid = lambda n: f"{pkg}:id/{n}"  # noqa: E731
+
+    def row(i: int, top: int, name: str, snippet: str, when: str, badge: bool) -> list[UIElement]:
+        out = [g(i, (0, top, 1080, top + 170), class_name="android.view.ViewGroup", resource_id=rid("swipeableContainer"),
+                 clickable=True, long_clickable=True),
+               g(i + 1, (190, top + 25, 850, top + 90), class_name="android.widget.TextView", text=name,
+                 resource_id=rid("conversation_name")),
+               g(i + 2, (190, top + 90, 850, top + 145), class_name="android.widget.TextView", text=snippet,
+                 resource_id=rid("conversation_snippet")),
+               g(i + 3, (880, top + 25, 1040, top + 85), class_name="android.widget.TextView", text=when,
+                 resource_id=rid("conversation_timestamp"))]
+        if badge:
+            out.append(g(i + 4, (1000, top + 90, 1030, top + 120), class_name="android.view.View",
+                         resource_id=rid("unread_badge_view_with_message_count_stub")))
+        return out
+
+    els = [g(0, (0, 0, 1080, 2400), class_name="android.widget.FrameLayout"),
+           g(1, (0, 250, 1080, 2270), class_name="androidx.recyclerview.widget.RecyclerView", scrollable=True),
+           *row(10, 250, "Ann Lee", "See you", "9:41 AM", True), *row(20, 420, "Bo Chen", "on my way", "Draft", False),
+           *row(30, 590, "(650) 555-0199", "Your code is 1234", "Mon", False),
+           g(40, (690, 2070, 1040, 2225), class_name="android.widget.Button", text="Start chat", content_desc="Start chat",
+             resource_id=rid("start_chat_fab"), clickable=True)]
+    r = read_screen(els)
+    assert (r.family, r.screen) == ("google", "conversation_list")
+    assert [(c["name"], c["unread"], c["draft"]) for c in r.visible["conversations"]] == [
+        ("Ann Lee", True, False), ("Bo Chen", False, True), ("(650) 555-0199", False, False)]
+    assert {"start_chat", "conversation_list", "conversation_row"} <= set(_controls(r))
+
+    picker = [g(0, (0, 0, 1080, 2400), class_name="android.widget.FrameLayout"),
+              g(1, (110, 250, 1040, 370), class_name="android.widget.EditText", text="ann", resource_id="ContactSearchField",
+                clickable=True, editable=True, focused=True),
+              g(2, (0, 370, 1080, 2270), class_name="android.view.View", resource_id="ContactSuggestionList", scrollable=True),
+              g(3, (0, 370, 1080, 545), class_name="android.view.View", clickable=True),
+              g(4, (190, 395, 1040, 460), class_name="android.widget.TextView", text="Ann Lee"),
+              g(5, (190, 460, 1040, 515), class_name="android.widget.TextView", text="+1 650-555-0100")]
+    r = read_screen(picker)
+    assert (r.family, r.screen, r.visible["recipient"]) == ("google", "new_conversation", "ann")
+    assert r.visible["suggestions"] == [{"name": "Ann Lee", "detail": "+1 650-555-0100"}]
+
+
 def test_the_skills_helpers_read_rows_and_bubbles() -> None:
     """What the oracle's skills ask the driver: a row's parts and a bubble's sender."""
     els = _elements(MINE / "aosp_conversation_list_1080x2400.xml")

@@ -1,7 +1,7 @@
 """The simulated Contacts app, driven for real: headless Chromium through ``SimEnv``.
 
 Each flow starts from a fresh phone (the default world has 24 contacts, 4 of them starred),
-runs the oracle skills or raw schema actions in both flavors, and checks the resulting
+runs the oracle skills or raw schema actions in each flavor, and checks the resulting
 ``WorldState`` — the record a judge reads — not the pixels. Bad input (an empty form, a
 cancelled edit) must leave the app running, create nothing and keep the state valid.
 """
@@ -29,6 +29,7 @@ from _simhelpers import fresh, run, step, find  # noqa: E402
 from device.apps import driver  # noqa: E402
 
 FLAVORS = ["sim", "aosp"]
+ALL = [*FLAVORS, "google"]  # flows every flavor shares; google's own screens: tests/test_sim_google_contacts.py
 NAME = "Zoë Ångström-Łukasz"
 
 
@@ -70,7 +71,7 @@ def fold(s: str) -> str:
 
 # --- flows ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("flavor", ALL)
 def test_create_edit_star_delete(flavor: str) -> None:
     env = fresh(flavor)
     before = {c.id for c in contacts(env)}
@@ -109,7 +110,7 @@ def test_create_edit_star_delete(flavor: str) -> None:
     healthy(env)
 
 
-@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("flavor", ALL)
 def test_read_and_search_match_world(flavor: str) -> None:
     env = fresh(flavor)
     world = contacts(env)
@@ -135,7 +136,7 @@ def test_read_and_search_match_world(flavor: str) -> None:
     healthy(env)
 
 
-@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("flavor", ALL)
 def test_search_matches_company(flavor: str) -> None:
     """Like Android's Contacts, search also finds people by company (a prefix of it or of one of
     its words, accent-insensitive) and shows the company under a result that matched on it."""
@@ -152,13 +153,13 @@ def test_search_matches_company(flavor: str) -> None:
     assert run(env, search_rows, query="cafe lum") == [("Ines Brooks", "Café Lumière")]
     # "lumi" is a prefix of a name and of a company: a name match shows the number in our flavor, and
     # no snippet in AOSP's (the provider's snippet is only for what matched besides the name)
-    lumi = "+1 415 555 0143" if flavor == "sim" else ""
+    lumi = "+1 415 555 0143" if flavor == "sim" else ""  # Google keeps AOSP's list item and its snippet
     assert run(env, search_rows, query="LUMI") == [("Ines Brooks", "Café Lumière"), ("Lumi Reyes", lumi)]
     assert run(env, C.search_contact, query="Hooli") == []
     healthy(env)
 
 
-@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("flavor", ALL)
 def test_list_sorted_with_favorites_first(flavor: str) -> None:
     env = fresh(flavor, {"start": {"app": "contacts"}})
     obs = env.observe()
@@ -229,7 +230,7 @@ def test_name_fallback_and_delete_cancel(flavor: str) -> None:
     healthy(env)
 
 
-@pytest.mark.parametrize("flavor", FLAVORS)
+@pytest.mark.parametrize("flavor", ALL)
 def test_call_from_details_logs_and_returns(flavor: str) -> None:
     env = fresh(flavor)
     target = next(c for c in contacts(env) if len(c.phones) == 1)
@@ -237,7 +238,7 @@ def test_call_from_details_logs_and_returns(flavor: str) -> None:
     run(env, C.open_contact, name=target.name)
     if flavor == "sim":
         obs = step(env, Tap(target=find(env.observe(), "Call", cls="Button").index))
-    else:  # AOSP's card has no Call button: the phone entry described "Call <type> <number>" calls
+    else:  # AOSP's card has no Call button (Google's has one): the entry described "Call <type> <number>" calls
         obs = step(env, Tap(target=find(env.observe(), pred=lambda e: e.content_desc.startswith("Call ")).index))
     assert env.read_state().foreground.app == "phone" and find(obs, desc="End call") is not None
     obs = step(env, Tap(target=find(obs, desc="End call").index))

@@ -2,11 +2,11 @@
 
 What a person reads off the list is one conversation per *row*: the row is the list item that
 holds a conversation's name (AOSP's ``swipeableContainer``, the smallest clickable container
-around a name elsewhere), and its snippet, time and draft mark are the ones inside it. A
-conversation is its bubbles top to bottom: a bubble's text (``message_text``) and who said it,
-which every family tells in a description — the bubble's own (Google's Compose UI) or its
-container's (AOSP's ConversationMessageView, the simulator's message_content) — that starts
-with the family's "You said" for the phone's own messages. Date and "RCS chat with …"
+around a name elsewhere), and its snippet, time, draft mark and unread badge (Google's) are the
+ones inside it. A conversation is its bubbles top to bottom: a bubble's text (``message_text``)
+and who said it, which every family tells in a description — the bubble's own (Google's Compose
+UI) or its container's (AOSP's ConversationMessageView, the simulator's message_content) — that
+starts with the family's "You said" for the phone's own messages. Date and "RCS chat with …"
 separators that reuse the bubble's tag carry no such description and are not messages.
 
 Texts are returned as the screen shows them (Samsung wraps numbers in Unicode isolation marks,
@@ -55,12 +55,16 @@ class MessagesDriver(AppDriver):
         unread_words = m.texts("unread")
         draft_words = {norm(w) for w in m.texts("draft")}
         desc = self.row_desc(m, row)
+        # rows that say nothing in words (AOSP marks unread rows by a bold typeface only) cannot tell,
+        # unless the family marks them with a badge inside the row (Google Messages' unread badge)
+        unread = _starts_with_word(desc, unread_words) if unread_words and desc else None
+        if not unread and m.family.roles.get("unread_badge"):
+            unread = m.first("unread_badge", within=row) is not None
         return {
             "name": name.text if name is not None else None,
             "snippet": snippet.text if snippet is not None else None,
             "time": when.text if when is not None else None,
-            # rows that say nothing in words (AOSP marks unread rows by a bold typeface only) cannot tell
-            "unread": _starts_with_word(desc, unread_words) if unread_words and desc else None,
+            "unread": unread,
             "draft": when is not None and norm(when.text) in draft_words,
         }
 

@@ -574,6 +574,10 @@ function Phone() {
     const screen = app && app.screens[r.s];
     try {
       content = screen ? screen(r.p) : html`<div class="empty">Unknown screen ${r.s}</div>`;
+      // A screen of another route is a new tree, not the old one's DOM patched: a tap that changes
+      // the route re-renders while its click still bubbles, and a reused ancestor would by then
+      // carry the new screen's handler (a tap on "Start chat" also firing the picker's Back).
+      if (content && typeof content === 'object' && !Array.isArray(content)) content.key = `${r.app}/${r.s}`;
     } catch (err) {
       console.error(err);
       S2R.lastError = String(err && err.stack || err);

@@ -968,3 +968,7 @@ registerApp({
     details: `${PKG}/.activities.QuickContactActivity`, edit: `${PKG}/.activities.ContactEditorActivity`,
   })[r.s] || `${PKG}/.activities.PeopleActivity`,
 });
+
+// Shared with the `google` flavor (apps/google/contacts.js): the same records, form fields and
+// cross-app hand-offs drawn by Google Contacts' screens.
+export { byId, formValues, callNumber, removeItem, closeKeyboard, aospSnippet };

@@ -831,3 +831,8 @@ registerApp({
     search: `${PKG}/.ui.conversationlist.ConversationListActivity`,
   }[r.s] || `${PKG}/.ui.conversationlist.ConversationListActivity`),
 });
+
+// Shared with the `google` flavor (apps/google/messages.js): the same threads, drafts and sends
+// drawn by another app's screens, so every flavor changes the world the same way.
+export { threads, threadOf, contactFor, nameFor, digits, isNumberLike, openConversation, saveDraft, send,
+  deleteThreads, markThreads, avatar, listTime, parse, dayNum, kbSpacer, kbWrap, scroller, editText, pickerMatches, KB_H };

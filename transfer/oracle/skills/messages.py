@@ -2,13 +2,14 @@
 
 Threads are found by what the list shows (a contact's name, or the number when the address
 has no contact); a number whose thread shows a name is resolved through the app's own search
-first (or, in an app without one such as AOSP Messaging, through the new-conversation picker's
-suggestion for that number). Where the app has no "Mark as read" (AOSP Messaging), opening a
-conversation reads it. Every control is a role of the phone's Messages family (``start_chat``, ``send``,
-``recipient_field`` …) and every word the skills look for is the family's (``you_said``,
-``unread``, ``draft``), so the same skills run on the simulator's ``sim`` and ``aosp`` flavors
-and on a phone's AOSP, Google or Samsung Messages. Every skill starts with
-:func:`open_messages`, so it works from any screen.
+first (or, where that does not show the number — AOSP Messaging has no search, Google Messages'
+results show names — through the new-conversation picker's suggestion for that number). Where
+the app has no "Mark as read" (AOSP Messaging), opening a conversation reads it. Every control
+is a role of the phone's Messages family (``start_chat``, ``send``, ``recipient_field`` …) and
+every word the skills look for is the family's (``you_said``, ``unread``, ``draft``), so the
+same skills run on the simulator's ``sim``, ``aosp`` and ``google`` flavors and on a phone's
+AOSP, Google or Samsung Messages. Every skill starts with :func:`open_messages`, so it works
+from any screen.
 """
 
 from __future__ import annotations
@@ -134,11 +135,16 @@ def _search(ctx: Ctx, query: str) -> Skill:
 
 
 def _name_of_number(ctx: Ctx, number: str) -> Skill:
-    """The contact name the app shows for ``number``: from its search, or, where it has none (AOSP
-    Messaging), from the new-conversation picker's suggestion for the typed number."""
+    """The contact name the app shows for ``number``: from its search where a result shows the
+    number, else (AOSP Messaging has no search; Google Messages' results show the name and the
+    last message, not the number) from the new-conversation picker's suggestion for the typed
+    number, which shows both."""
     if _has(ctx, "search"):
         hits = yield from _search(ctx, number)
-        return next((_row_parts(ctx, h)[0] for h in hits if _matches(ctx, h, number)), None)
+        name = next((_row_parts(ctx, h)[0] for h in hits if _matches(ctx, h, number)), None)
+        if name is not None:
+            return name
+        yield from open_messages(ctx)
     yield from tap_role(ctx, APP, "start_chat")
     field = ctx.need(APP, "recipient_field")
     yield from act(ctx, TypeText(text=number, clear=True, target=None if field.focused else field.index))

@@ -234,8 +234,9 @@ def solve_query_unread_senders(ctx: Ctx, inst: Any) -> Skill:
 def solve_query_sender_of(ctx: Ctx, inst: Any) -> Skill:
     body = inst.instruction.split("“", 1)[-1].rsplit("”", 1)[0] if "“" in inst.instruction else inst.params["th"]["last_body"]
     yield from M.open_messages(ctx)
-    if ctx.role(M.APP, "search") is None:
-        # no conversation search (AOSP Messaging): each row's snippet is its newest message
+    if ctx.role(M.APP, "search") is None or not M._has(ctx, "message_result"):
+        # no conversation search (AOSP Messaging), or one whose results are conversations, not
+        # messages (Google Messages): each row's snippet is its newest message
         rows = yield from conversation_rows(ctx)
         names = list(dict.fromkeys(t for t, sub, _u in rows if norm(sub) == norm(body)))
         if len(names) != 1:
