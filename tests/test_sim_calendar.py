@@ -1,10 +1,12 @@
 """The simulated Calendar app, driven for real: headless Chromium through ``SimEnv``.
 
 Every flow starts from a fresh phone (clock: 2027-03-15), runs the oracle skills or raw
-schema actions in both flavors and checks the resulting ``WorldState`` events — the records
-a judge reads. Dates are spread over other months of 2027 so month navigation is exercised
-both ways. Bad input (no title, an end before the start, impossible dates and times) must be
-refused with a message, leave the events untouched and the phone state valid.
+schema actions in each flavor (`sim`, `aosp` = Etar, `google` = Google Calendar) and checks the
+resulting ``WorldState`` events — the records a judge reads. Dates are spread over other months
+of 2027 so month navigation is exercised both ways. Bad input in the `sim` flavor (no title, an
+end before the start, impossible dates and times) must be refused with a message, leave the
+events untouched and the phone state valid; the stock flavors' own rules are checked in
+test_sim_calendar_flavors.py.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ from transfer.oracle.drive import run_skill  # noqa: E402
 from transfer.oracle.skills import calendar as C  # noqa: E402
 from _simhelpers import step, find, healthy  # noqa: E402
 
-FLAVORS = ["sim", "aosp"]
+FLAVORS = ["sim", "aosp", "google"]
 SETUP: dict[str, Any] = {"add": {"events": [
     {"title": "Café planning ☕", "start": "2027-01-12T10:00:00", "end": "2027-01-12T11:30:00", "location": "Kraków"},
     {"title": "Retro", "start": "2027-01-12T16:00:00", "end": "2027-01-12T17:00:00"},
@@ -80,9 +82,16 @@ def test_create_timed_and_all_day_events(flavor: str) -> None:
     (q,) = named(healthy(env), "Quick call")
     assert q.end - q.start == timedelta(hours=1)
     info = run(env, C.read_event, "Zahnarzt 🦷", date(2027, 7, 8))
-    assert (info["start_time"], info["location"], info["description"]) == ("14:30", "Praxis Müller", "Röntgenbilder mitbringen")
-    assert info["date"] == "Thursday, July 8, 2027" and info["time"] == "14:30 – 15:15"
-    assert run(env, C.read_event, "Holiday")["start_time"] == "All day"  # found through search
+    assert (info["start_time"], info["location"]) == ("14:30", "Praxis Müller")
+    # each app's own wording of the day (Etar leaves out this year's year; Google's time line names the weekday)
+    assert (info["date"], info["time"]) == {
+        "sim": ("Thursday, July 8, 2027", "14:30 – 15:15"),
+        "aosp": ("Thursday, July 8, 14:30 – 15:15", "14:30 – 15:15"),  # the time from the search result row
+        "google": ("Thursday, July 8, 2027", "Thursday, 14:30 – 15:15")}[flavor]
+    # Google Calendar's details show the notes, but no public capture names their node: not read there
+    assert info["description"] == ("" if flavor == "google" else "Röntgenbilder mitbringen")
+    holiday = run(env, C.read_event, "Holiday")  # found through search
+    assert holiday["start_time"] == "All day" and holiday["all_day"] is True
 
 
 @pytest.mark.parametrize("flavor", FLAVORS)
@@ -103,8 +112,8 @@ def test_rename_move_and_delete(flavor: str) -> None:
     assert all(any(x == e for x in ws.events) for e in untouched.values())
 
 
-@pytest.mark.parametrize("flavor", FLAVORS)
-def test_bad_input_is_refused(flavor: str) -> None:
+def test_bad_input_is_refused() -> None:
+    flavor = "sim"
     env = fresh(flavor)
     before = env.read_state().events
     obs = run_skill(env, lambda ctx: C.open_calendar(ctx), flavor=flavor)[0]
@@ -128,12 +137,8 @@ def test_bad_input_is_refused(flavor: str) -> None:
     step(env, Key(key="back"))
     obs = step(env, Key(key="back"))
     obs = tap(env, obs, rid="start_date")
-    if flavor == "aosp":
-        obs = tap(env, obs, desc="Switch to text input mode")
-        obs = step(env, TypeText(text="02/30/2027", clear=True))
-    else:
-        obs = step(env, TypeText(text="2", clear=True, target=find(obs, rid="date_month").index))
-        obs = step(env, TypeText(text="30", clear=True, target=find(obs, rid="date_day").index))
+    obs = step(env, TypeText(text="2", clear=True, target=find(obs, rid="date_month").index))
+    obs = step(env, TypeText(text="30", clear=True, target=find(obs, rid="date_day").index))
     obs = tap(env, obs, "OK", cls="Button")
     assert find(obs, cls="Toast") is not None and find(obs, "OK", cls="Button") is not None
     with pytest.raises(OracleError):
@@ -142,8 +147,10 @@ def test_bad_input_is_refused(flavor: str) -> None:
     assert ws.events == before
 
 
-def test_aosp_structure_differs() -> None:
-    sim, aosp = fresh("sim"), fresh("aosp")
+def test_sim_structure() -> None:
+    """Our own flavor: view tabs, labelled fields, Cancel/Save buttons, and leaving a dirty form
+    discards it without asking; a month cell lists its day's events under the grid."""
+    sim = fresh("sim")
     obs = step(sim, OpenApp(app="calendar"))
     assert [find(obs, x, rid=f"tab_{v}") is not None for x, v in (("Month", "month"), ("Day", "day"), ("Agenda", "schedule"))] == [True] * 3
     obs = tap(sim, obs, desc="Create new event")
@@ -151,27 +158,10 @@ def test_aosp_structure_differs() -> None:
     step(sim, TypeText(text="dirty"))
     step(sim, Key(key="back"))
     obs = step(sim, Key(key="back"))  # our flavor discards silently
-    assert find(obs, desc="Create new event") is not None
-
-    obs = step(aosp, OpenApp(app="calendar"))
-    assert find(obs, rid="tab_month") is None
-    obs = tap(aosp, obs, desc="Open navigation drawer")
-    assert [find(obs, v) is not None for v in ("Schedule", "Day", "Month")] == [True] * 3
-    obs = tap(aosp, obs, "Schedule")
-    assert find(obs, "Café planning ☕", rid="title") is None  # January is before this month's schedule
-    assert find(obs, "Gym", rid="title") is not None
-    obs = tap(aosp, obs, desc="Create new event")
-    assert find(obs, rid="title", cls="EditText").hint == "Add title" and find(obs, "All-day") is not None
-    step(aosp, TypeText(text="dirty"))
-    step(aosp, Key(key="back"))
-    obs = step(aosp, Key(key="back"))  # Google Calendar asks first
-    assert find(obs, "Discard this event?") is not None
-    obs = tap(aosp, obs, "Discard", cls="Button")
-    assert find(obs, desc="Create new event") is not None and named(aosp.read_state(), "dirty") == []
-    # a month cell opens the Day view there, listing the day's events on its timeline
-    obs = run_skill(aosp, lambda ctx: C.go_to_date(ctx, date(2027, 6, 3)), flavor="aosp")[0]
-    assert find(obs, "Thursday, June 3, 2027", rid="day_label") is not None
-    assert find(obs, "Late show", rid="event_chip") is not None
+    assert find(obs, desc="Create new event") is not None and named(sim.read_state(), "dirty") == []
+    obs = run_skill(sim, lambda ctx: C.go_to_date(ctx, date(2027, 6, 3)), flavor="sim")[0]
+    assert find(obs, "Thursday, June 3, 2027") is not None
+    assert find(obs, "Late show", rid="title") is not None
 
 
 def test_missing_events_list_does_not_crash() -> None:
@@ -179,7 +169,8 @@ def test_missing_events_list_does_not_crash() -> None:
     env.reset()
     env.restore(sim_state.merge_patch(env.capture(), {"world": {"events": None}}))
     obs = step(env, OpenApp(app="calendar"))
-    assert find(obs, desc="Next month") is not None and env.read_state().events is None
+    # Etar's week view still opens, titled with the month, its events (none) drawn
+    assert find(obs, "March 2027") is not None and env.read_state().events is None
     run(env, C.create_event, "First", datetime(2027, 3, 16, 9, 0))
     ws = healthy(env)
     assert [(e.title, e.start) for e in ws.events] == [("First", datetime(2027, 3, 16, 9, 0))]

@@ -7,6 +7,10 @@ view (the simulator's ``event_chip``; Google Calendar's Views described "<title>
 chip that only has a description — the description up to its time or "All day". AOSP's and
 Etar's month, week and day views are drawn on a canvas: their events are readable in the
 Agenda view, in search results and on the event's details.
+
+Lists group events by day: a *day header* (Etar's agenda ``date`` "March 18", Google's
+"Thursday, March 18, 2027, Open Day View") is followed by that day's events, so
+:meth:`CalendarDriver.day_groups` reads which day each event on screen belongs to.
 """
 
 from __future__ import annotations
@@ -21,6 +25,37 @@ from .match import Matcher, inside, norm
 
 # "<title>, <time or All day> …": where a described chip's title ends
 _DESC_TITLE = re.compile(r"^(.*?),\s*(?:all[ -]day\b|\d{1,2}[:.]\d{2}|\d{1,2}\s?[ap]\.?\s?m\b)", re.I)
+# the time part of a described chip: "All day: " / "All day" / "10:00 – 11:00 AM", then ", <place>"
+_DESC_WHEN = re.compile(r"^(all[ -]day:?\s*|[^,]*?\d{1,2}[:.]\d{2}[^,]*)(?:,\s*(.*))?$", re.I)
+_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december"]
+# "March 18", "March 18, 2027", "Thursday, March 18, 2027, Open Day View", "18 March 2027"
+_MD = re.compile(r"\b([A-Za-z]{3,})\.? (\d{1,2})(?:, (\d{4}))?\b")
+_DM = re.compile(r"\b(\d{1,2}) ([A-Za-z]{3,})\.?(?: (\d{4}))?\b")
+_COUNT = re.compile(r"(\d+)\s+(?:events?|items?)\b", re.I)
+
+
+def month_index(name: str) -> int | None:
+    """1-12 for an English month name or its three-letter abbreviation."""
+    n = name.lower()
+    return next((i + 1 for i, m in enumerate(_MONTHS) if n == m or (len(n) == 3 and m.startswith(n))), None)
+
+
+def parse_day(text: str) -> tuple[int | None, int, int] | None:
+    """(year or None, month, day) named in a header or line ("March 18", "18 March 2027" …)."""
+    for rx, order in ((_MD, "md"), (_DM, "dm")):
+        for hit in rx.finditer(text or ""):
+            mon, day = (hit.group(1), hit.group(2)) if order == "md" else (hit.group(2), hit.group(1))
+            mi = month_index(mon)
+            if mi is not None and 1 <= int(day) <= 31:
+                return (int(hit.group(3)) if hit.group(3) else None, mi, int(day))
+    return None
+
+
+def cell_count(desc: str) -> int:
+    """How many events a month cell's description names ("…, 2 events", "March 18: 1 item"); none: 0."""
+    hit = _COUNT.search(desc or "")
+    return int(hit.group(1)) if hit else 0
 
 
 def inner_text(m: Matcher, box: UIElement) -> str:
@@ -77,6 +112,42 @@ class CalendarDriver(AppDriver):
                 out.append(t)
         return out
 
+    def row_info(self, m: Matcher, e: UIElement) -> dict[str, str]:
+        """What an event's row or chip says: title, when (its time or "All day"), where."""
+        title = self.event_title(m, e)
+        when = m.first("event_when", within=e)
+        where = m.first("event_where", within=e)
+        out = {"title": title, "time": when.text.strip() if when is not None else "",
+               "place": where.text.strip() if where is not None else ""}
+        d = e.content_desc.strip()
+        if when is None and d and norm(d).startswith(norm(title) + ","):
+            rest = _DESC_WHEN.match(d[len(title) + 1:].strip())
+            if rest:
+                out["time"] = rest.group(1).strip().rstrip(":").strip()
+                out["place"] = (rest.group(2) or "").strip()
+        return out
+
+    def day_groups(self, m: Matcher) -> list[tuple[str | None, list[UIElement]]]:
+        """The events on screen by day: (the day header's text or description, its events), top to
+        bottom; events above the first header come first with ``None`` (their day is off screen)."""
+        heads = sorted(m.find("day_header"), key=lambda h: (h.bounds.top, h.bounds.left))
+        groups: list[tuple[str | None, list[UIElement]]] = []
+        cur: list[UIElement] = []
+        label: str | None = None
+        hi = 0
+        for e in sorted(m.find("event"), key=lambda x: (x.bounds.top, x.bounds.left)):
+            while hi < len(heads) and heads[hi].bounds.top <= e.bounds.top + 2:
+                if cur or label is not None:
+                    groups.append((label, cur))
+                label, cur = (heads[hi].text.strip() or heads[hi].content_desc.strip()), []
+                hi += 1
+            cur.append(e)
+        if cur or label is not None:
+            groups.append((label, cur))
+        for h in heads[hi:]:
+            groups.append((h.text.strip() or h.content_desc.strip(), []))
+        return groups
+
     def event_for(self, m: Matcher, title: str) -> UIElement | None:
         want = norm(title)
         return next((e for e in m.find("event") if norm(self.event_title(m, e)) == want), None)
@@ -118,6 +189,9 @@ class CalendarDriver(AppDriver):
             if screen == "menu":
                 out["menu"] = [e.text for e in m.find("menu_item")]
             return out
+        heads = m.find("day_header")
+        if heads:
+            out["days"] = [{"day": label, "events": [self.event_title(m, e) for e in evs]} for label, evs in self.day_groups(m)]
         for role, key in (("month_label", "month"), ("day_label", "day")):
             e = m.first(role)
             if e is not None and e.text:

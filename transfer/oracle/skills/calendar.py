@@ -1,14 +1,19 @@
 """Oracle skills for Calendar.
 
-Events are reached the way a user reaches them: month view → the day (by the day cell's
-content description, e.g. "Thursday, March 18, 2027") → the event, or through the app's
-search when no date is given. Dates are typed through the date picker's text mode and times
-through the time picker's keyboard mode, so no skill depends on coordinates. Every control is
-a role of the app UI layer (:mod:`device.apps.calendar`, data in ``device/apps/data/calendar.yaml``):
-the view switcher is a tab (the `sim` flavor) or an item of a navigation drawer (the `aosp`
-flavor, Etar), a date dialog has Month/Day/Year fields or a text mode to switch to, the create
-button may open a speed dial (Google Calendar). A control a family lacks is an OracleError
-that names it and the family.
+Events are reached the way a user of each app reaches them, always through roles of the app UI
+layer (:mod:`device.apps.calendar`, data in ``device/apps/data/calendar.yaml``):
+
+- a family whose month view names its days (``month_day``, the `sim` flavor) pages the month
+  view and taps the day, whose events are then listed;
+- a family whose month view counts each day's events (``month_cell``, Google Calendar) pages the
+  month view sideways and taps the day, which opens that day's view;
+- otherwise (AOSP/Etar, whose month and day views are drawn) the Agenda view is sent to the date
+  with the overflow's "Go to…" and the framework date picker.
+
+A known event is found through the app's search (the results list its day's header above it).
+Dates are typed where the picker has a text mode (Material's), picked in the framework's calendar
+(its days are named "18 March 2027") or typed into Month/Day/Year fields; times go through the time
+picker's keyboard mode. A control a family lacks is an OracleError that names it and the family.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from ..base import Ctx, OracleError, Skill, act, back, norm, open_app, scroll_to
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
           "November", "December"]
+_TIME = re.compile(r"(\d{1,2})[:.](\d{2})(?:\s*([AaPp])\.?\s?[Mm]\.?)?")
 
 
 def _as_date(d: Date | datetime | str) -> Date:
@@ -48,6 +54,25 @@ def short_date(d: Date) -> str:
     return f"{d:%a}, {MONTHS[d.month - 1][:3]} {d.day}, {d.year}"
 
 
+def picker_day(d: Date) -> str:
+    """How the framework date picker names a day: '18 March 2027' (SimpleMonthView, dd MMMM yyyy)."""
+    return f"{d.day:02d} {MONTHS[d.month - 1]} {d.year}"
+
+
+def parse_time(text: str) -> tuple[int, int] | None:
+    """The first time of day in ``text`` as (hour, minute); a range's meridiem ("10:00 – 11:00 AM")
+    applies to its start too."""
+    hits = list(_TIME.finditer(text or ""))
+    if not hits:
+        return None
+    h, m, ap = int(hits[0].group(1)), int(hits[0].group(2)), hits[0].group(3)
+    if ap is None and len(hits) > 1 and hits[1].group(3) and text.find("–", hits[0].end()) >= 0:
+        ap = hits[1].group(3)
+    if ap is not None:
+        h = h % 12 + (12 if ap.lower() == "p" else 0)
+    return h, m
+
+
 APP = "calendar"
 
 
@@ -67,6 +92,11 @@ def _has(ctx: Ctx, role: str) -> bool:
     return ctx.role(APP, role) is not None
 
 
+def _defines(ctx: Ctx, role: str) -> bool:
+    """Whether the family's data names ``role`` at all (what its screens are built from)."""
+    return role in ctx.ui(APP).family.roles
+
+
 def _toast(ctx: Ctx) -> str:
     t = ctx.role(APP, "toast")
     return t.text if t else ""
@@ -77,16 +107,52 @@ def _labels(ctx: Ctx, key: str) -> set[str]:
     return {norm(x) for x in (w if isinstance(w, list) else [w])}
 
 
+def _memo(ctx: Ctx) -> dict[str, Any]:
+    return ctx.__dict__.setdefault("_calendar", {})
+
+
+def _note_year(ctx: Ctx) -> None:
+    """Remember this year from a main view: its title ("March 2027") or a day header with its year."""
+    from device.apps.calendar import parse_day
+
+    for role in ("view_title", "month_label"):
+        el = ctx.role(APP, role)
+        hit = re.search(r"\b(\d{4})\b", el.text if el else "")
+        if hit and "year" not in _memo(ctx):
+            _memo(ctx)["year"] = int(hit.group(1))
+            return
+    for h in ctx.roles(APP, "day_header"):
+        p = parse_day(h.text or h.content_desc)
+        if p and p[0]:
+            _memo(ctx).setdefault("year", p[0])
+            return
+
+
+def this_year(ctx: Ctx, default: int | None = None) -> int:
+    """The year the phone's calendar shows as this year (what a date without a year means)."""
+    y = _memo(ctx).get("year") or default
+    if y is None:
+        raise OracleError("cannot tell the current year from the calendar's screens")
+    return y
+
+
+def _in_editor(ctx: Ctx) -> bool:
+    return _has(ctx, "start_date")
+
+
 def open_calendar(ctx: Ctx) -> Skill:
     """Open Calendar on one of its views (leaving an event, a form, a dialog or search)."""
     yield from open_app(ctx, APP)
     if _has(ctx, "permission_allow"):
         yield from tap_role(ctx, APP, "permission_allow")
     for _ in range(8):
-        if _has(ctx, "create_event"):
+        if _has(ctx, "create_event") and not _has(ctx, "dialog"):
+            _note_year(ctx)
             return ctx.obs
         if _has(ctx, "discard"):
             yield from tap_role(ctx, APP, "discard")
+        elif _in_editor(ctx) and _has(ctx, "cancel_edit"):
+            yield from tap_role(ctx, APP, "cancel_edit")  # leaving an editor by back may save it (Etar)
         else:
             yield from back(ctx)
             if ctx.obs.foreground.app not in (None, APP):
@@ -94,45 +160,154 @@ def open_calendar(ctx: Ctx) -> Skill:
     raise OracleError(f"could not reach a Calendar view ({ctx.family(APP)} family)")
 
 
+def _drawer(ctx: Ctx, role: str) -> Skill:
+    """Pick a view from the navigation drawer (or the view tabs, where they show)."""
+    if not _has(ctx, role) and _has(ctx, "drawer_toggle"):
+        yield from tap_role(ctx, APP, "drawer_toggle")
+    return (yield from tap_role(ctx, APP, role))
+
+
 def open_month_view(ctx: Ctx) -> Skill:
     yield from open_calendar(ctx)
-    if _has(ctx, "prev_month"):
+    yield from _ensure_year(ctx)
+    if _has(ctx, "prev_month") or _has(ctx, "month_cell"):
         return ctx.obs
-    if not _has(ctx, "view_month") and _has(ctx, "drawer_toggle"):
-        yield from tap_role(ctx, APP, "drawer_toggle")  # the views are in a navigation drawer
-    yield from tap_role(ctx, APP, "view_month")
-    if not _has(ctx, "prev_month"):
+    yield from _drawer(ctx, "view_month")
+    if not (_has(ctx, "prev_month") or _has(ctx, "month_cell")):
         raise OracleError("month view did not open")
+    return ctx.obs
+
+
+def _ensure_year(ctx: Ctx) -> Skill:
+    """Learn this year where a main view shows it only in its day headers (Google's schedule)."""
+    if "year" not in _memo(ctx):
+        _note_year(ctx)
+    if "year" not in _memo(ctx) and _defines(ctx, "view_schedule"):
+        yield from _drawer(ctx, "view_schedule")
+        _note_year(ctx)
     return ctx.obs
 
 
 def _shown_month(ctx: Ctx) -> tuple[int, int]:
     el = ctx.role(APP, "month_label")
-    m = re.fullmatch(r"\s*([A-Za-z]+)\s+(\d{4})\s*", el.text if el else "")
+    m = re.fullmatch(r"\s*([A-Za-z]+)(?:\s+(\d{4}))?\s*", el.text if el else "")
     if not m or m.group(1).capitalize() not in MONTHS:
         raise OracleError(f"cannot read the month shown: {el.text if el else None!r}")
-    return int(m.group(2)), MONTHS.index(m.group(1).capitalize()) + 1
+    year = int(m.group(2)) if m.group(2) else this_year(ctx)
+    return year, MONTHS.index(m.group(1).capitalize()) + 1
 
 
-def go_to_date(ctx: Ctx, date: Date | datetime | str) -> Skill:
-    """Show ``date``'s events: month view, page to its month, tap the day.
-
-    sim: the month view then lists that day's events under the grid; aosp: the Day view opens.
-    """
-    d = _as_date(date)
+def show_month(ctx: Ctx, day: Date) -> Skill:
+    """The month view, paged to ``day``'s month (arrows, or a sideways swipe of the month pager)."""
     yield from open_month_view(ctx)
     for _ in range(40):
         y, m = _shown_month(ctx)
-        diff = (d.year - y) * 12 + (d.month - m)
+        diff = (day.year - y) * 12 + (day.month - m)
         if diff == 0:
-            break
-        yield from tap_role(ctx, APP, "next_month" if diff > 0 else "prev_month")
-    else:
-        raise OracleError(f"could not page to {d:%Y-%m}")
-    want = norm(long_date(d))
-    yield from tap_role(ctx, APP, "month_day", scroll=True, pred=lambda e: norm(e.content_desc) == want
-                        or norm(e.content_desc).startswith(want + ","))
+            return ctx.obs
+        if _defines(ctx, "next_month"):
+            yield from tap_role(ctx, APP, "next_month" if diff > 0 else "prev_month")
+        else:
+            before = _shown_month(ctx)
+            yield from act(ctx, Scroll(direction="right" if diff > 0 else "left"))
+            if _shown_month(ctx) == before:
+                raise OracleError("the month view did not page")
+    raise OracleError(f"could not page to {day:%Y-%m}")
+
+
+def _pick_calendar_day(ctx: Ctx, d: Date) -> Skill:
+    """In the framework date picker: page to ``d``'s month and tap its day."""
+    from device.apps.calendar import parse_day
+
+    want = norm(picker_day(d))
+    for _ in range(40):
+        days = ctx.roles(APP, "picker_day")
+        hit = next((e for e in days if norm(e.content_desc) == want), None)
+        if hit is not None:
+            return (yield from act(ctx, Tap(target=hit.index)))
+        shown = parse_day(days[0].content_desc) if days else None
+        if not shown or not shown[0]:
+            raise OracleError("the date picker shows no days")
+        diff = (d.year - shown[0]) * 12 + (d.month - shown[1])
+        yield from tap_role(ctx, APP, "picker_next" if diff > 0 else "picker_prev")
+    raise OracleError(f"could not page the date picker to {d:%Y-%m}")
+
+
+def _agenda_at(ctx: Ctx, d: Date) -> Skill:
+    """The Agenda view sent to ``d`` (overflow → Go to… → the date picker)."""
+    yield from open_calendar(ctx)
+    if not _has(ctx, "agenda_list"):
+        yield from _drawer(ctx, "view_agenda")
+    yield from tap_role(ctx, APP, "more_options")
+    labels = _labels(ctx, "goto_label")
+    yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels)
+    yield from _pick_calendar_day(ctx, d)
+    yield from tap_role(ctx, APP, "dialog_ok")
+    if not _has(ctx, "agenda_list"):
+        raise OracleError("the agenda did not come back after Go to")
     return ctx.obs
+
+
+def go_to_date(ctx: Ctx, date: Date | datetime | str) -> Skill:
+    """Show ``date``'s events: sim, the month view's list under the grid; Google, the day view;
+    AOSP/Etar, the agenda from that day on."""
+    d = _as_date(date)
+    if _defines(ctx, "month_day"):
+        yield from show_month(ctx, d)
+        want = norm(long_date(d))
+        yield from tap_role(ctx, APP, "month_day", scroll=True, pred=lambda e: norm(e.content_desc) == want
+                            or norm(e.content_desc).startswith(want + ","))
+    elif _defines(ctx, "month_cell"):
+        yield from show_month(ctx, d)
+        yield from tap_role(ctx, APP, "month_cell", pred=lambda e: _same_day(e.content_desc, d, ctx))
+    else:
+        yield from _agenda_at(ctx, d)
+    return ctx.obs
+
+
+def _same_day(label: str | None, d: Date, ctx: Ctx) -> bool:
+    from device.apps.calendar import parse_day
+
+    p = parse_day(label or "")
+    return bool(p) and p[1:] == (d.month, d.day) and (p[0] or _memo(ctx).get("year", d.year)) == d.year
+
+
+def _row_day(ctx: Ctx, label: str | None) -> Date | None:
+    from device.apps.calendar import parse_day
+
+    p = parse_day(label or "")
+    if not p:
+        return None
+    try:
+        return Date(p[0] or this_year(ctx), p[1], p[2])
+    except (ValueError, OracleError):
+        return None
+
+
+def day_rows(ctx: Ctx, d: Date) -> Skill:
+    """The events listed under ``d``'s header (the agenda, a day view, search results), scrolling
+    as far as the list goes past that day: [(row element info, element)] top to bottom."""
+    drv = _drv()
+    seen: dict[tuple[str, str], dict[str, str]] = {}
+    for _ in range(ctx.max_scrolls):
+        m = ctx.ui(APP)
+        groups = drv.day_groups(m)
+        days = [_row_day(ctx, label) for label, _ in groups]
+        for (label, evs), day in zip(groups, days):
+            if day == d:
+                for e in evs:
+                    info = drv.row_info(m, e)
+                    seen.setdefault((info["title"], info["time"]), info)
+        dated = [x for x in days if x is not None]
+        if dated and max(dated) > d:
+            break
+        if dated and min(dated) > d and not seen:
+            break
+        before = [(e.text, e.content_desc, e.bounds) for e in ctx.obs.elements]
+        yield from act(ctx, Scroll(direction="down"))
+        if [(e.text, e.content_desc, e.bounds) for e in ctx.obs.elements] == before:
+            break
+    return list(seen.values())
 
 
 def _event_pred(ctx: Ctx, title: str):
@@ -148,10 +323,72 @@ def _opened(ctx: Ctx, title: str) -> bool:
     return el is not None and norm(el.text) == norm(title)
 
 
+def search(ctx: Ctx, query: str) -> Skill:
+    """The app's search for ``query``: the toolbar's search button, or the overflow's Search item."""
+    yield from open_calendar(ctx)
+    if _has(ctx, "search"):
+        yield from tap_role(ctx, APP, "search")
+    else:
+        yield from tap_role(ctx, APP, "more_options")
+        labels = _labels(ctx, "search_label")
+        yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels)
+    field = ctx.role(APP, "search_field")
+    if field is None:
+        raise OracleError(f"no search field ({ctx.family(APP)} family)")
+    return (yield from act(ctx, TypeText(text=query, clear=True, submit=True,
+                                         target=None if field.focused else field.index)))
+
+
+def _find_listed(ctx: Ctx, title: str, d: Date | None) -> Skill:
+    """The row of the event ``title`` (on ``d``, when given) in a list grouped by days."""
+    drv = _drv()
+    pred = _event_pred(ctx, title)
+    direction = "down"
+    for _ in range(ctx.max_scrolls):
+        m = ctx.ui(APP)
+        groups = drv.day_groups(m)
+        unknown = False
+        for label, evs in groups:
+            for e in evs:
+                if not pred(e):
+                    continue
+                if d is None:
+                    return e
+                day = _row_day(ctx, label)
+                if day == d:
+                    _memo(ctx)["day"] = label
+                    return e
+                unknown = unknown or day is None
+        dated = [x for x in (_row_day(ctx, label) for label, _ in groups) if x is not None]
+        if d is not None and (unknown or (dated and min(dated) > d)):
+            direction = "up"
+        elif d is not None and dated and max(dated) < d:
+            direction = "down"
+        before = [(e.content_desc, e.text, e.bounds) for e in ctx.obs.elements]
+        yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
+        if [(e.content_desc, e.text, e.bounds) for e in ctx.obs.elements] == before:
+            if direction == "up" or d is None:
+                break
+            direction = "up"
+    raise OracleError(f"no event {title!r}{f' on {d}' if d else ''} in the list ({ctx.family(APP)} family)")
+
+
 def open_event(ctx: Ctx, title: str, date: Date | datetime | str | None = None) -> Skill:
-    """Open an event's details: by its day when ``date`` is given, else through search."""
-    if date is not None:
-        yield from go_to_date(ctx, date)
+    """Open an event's details: through search where results are listed by day (the stock apps),
+    else by its day (or through search when no date is given)."""
+    d = _as_date(date) if date is not None else None
+    memo = _memo(ctx)
+    memo.pop("row", None)
+    memo.pop("day", None)
+    if _defines(ctx, "day_header"):
+        yield from search(ctx, title)
+        el = yield from _find_listed(ctx, title, d)
+        m = ctx.ui(APP)
+        memo["row"] = _drv().row_info(m, el)
+        memo.setdefault("day", next((label for label, evs in _drv().day_groups(m) if any(x.index == el.index for x in evs)), None))
+        yield from act(ctx, Tap(target=el.index))
+    elif d is not None:
+        yield from go_to_date(ctx, d)
         el = yield from scroll_to_role(ctx, APP, "event", pred=_event_pred(ctx, title))
         fab = ctx.role(APP, "create_event")
         if fab is not None and fab.bounds.contains(*el.bounds.center):
@@ -179,8 +416,10 @@ def _set_date(ctx: Ctx, which: str, d: Date) -> Skill:
         yield from _type(ctx, "date_month", str(d.month))
         yield from _type(ctx, "date_day", str(d.day))
         yield from _type(ctx, "date_year", str(d.year))
+    elif _has(ctx, "picker_day"):
+        yield from _pick_calendar_day(ctx, d)
     else:
-        raise OracleError(f"{APP}: the date picker has no typed input ({ctx.family(APP)} family)")
+        raise OracleError(f"{APP}: the date picker has no typed input nor named days ({ctx.family(APP)} family)")
     yield from tap_role(ctx, APP, "dialog_ok")
     el = ctx.role(APP, f"{which}_date")
     if el is None or norm(el.text) != norm(short_date(d)):
@@ -190,22 +429,22 @@ def _set_date(ctx: Ctx, which: str, d: Date) -> Skill:
 
 def _set_time(ctx: Ctx, which: str, hour: int, minute: int) -> Skill:
     yield from tap_role(ctx, APP, f"{which}_time", scroll=True)
+    twelve = _has(ctx, "am")
+    meridiem = "pm" if hour >= 12 else "am"
+    if twelve and not _has(ctx, "time_hour_field"):
+        yield from tap_role(ctx, APP, meridiem)  # the clock face's AM/PM, kept by its keyboard mode
     if not _has(ctx, "time_hour_field") and _has(ctx, "time_text_mode"):
         yield from tap_role(ctx, APP, "time_text_mode")  # the clock face: switch it to typing
-    twelve = _has(ctx, "am")
     h = (hour % 12 or 12) if twelve else hour
     yield from _type(ctx, "time_hour_field", str(h))
     yield from _type(ctx, "time_minute_field", f"{minute:02d}")
-    if twelve:
-        yield from tap_role(ctx, APP, "pm" if hour >= 12 else "am")
+    if twelve and _has(ctx, meridiem):
+        yield from tap_role(ctx, APP, meridiem)
     yield from tap_role(ctx, APP, "dialog_ok")
-    if not _has(ctx, f"{which}_time"):
-        raise OracleError(f"{which} time was not accepted ({_toast(ctx)})")
+    el = ctx.role(APP, f"{which}_time")
+    if el is None or parse_time(el.text) != (hour, minute):
+        raise OracleError(f"{which} time was not accepted ({_toast(ctx) or (el.text if el else 'no field')})")
     return ctx.obs
-
-
-def _in_editor(ctx: Ctx) -> bool:
-    return _has(ctx, "start_date")
 
 
 def _save(ctx: Ctx) -> Skill:
@@ -247,6 +486,10 @@ def create_event(ctx: Ctx, title: str, start: datetime, end: datetime | None = N
         yield from _set_date(ctx, "end", end.date())
         if not all_day:
             yield from _set_time(ctx, "end", end.hour, end.minute)
+            shown = ctx.role(APP, "end_date")
+            if shown is not None and norm(shown.text) != norm(short_date(end.date())):
+                # an app that moves an end before the start to the next day (Etar)
+                raise OracleError(f"the end became {shown.text}: it is before the start")
     if location:
         yield from _type(ctx, "location_field", location)
     if description:
@@ -282,7 +525,8 @@ def rename_event(ctx: Ctx, title: str, date: Date | datetime | str, new_title: s
     yield from _edit(ctx)
     yield from _type(ctx, "title_field", new_title)
     yield from _save(ctx)
-    if not _opened(ctx, new_title):
+    # the details show again (sim, Google), or the app returns to its views (Etar closes them to edit)
+    if _has(ctx, "event_title") and not _opened(ctx, new_title):
         raise OracleError(f"event was not renamed to {new_title!r}")
     return ctx.obs
 
@@ -298,28 +542,40 @@ def move_event(ctx: Ctx, title: str, date: Date | datetime | str, new_start: dat
 
 
 def read_event(ctx: Ctx, title: str, date: Date | datetime | str | None = None) -> Skill:
-    """Open an event and return what its details show.
+    """Open an event and return what its details (and the list row it was opened from) show.
 
-    Keys: title, date (date line), time (time line), start_time ("10:00" or "All day"),
-    all_day, location, description.
+    Keys: title, date (date line), time (time line), start_time ("10:00", "10:00 AM" or "All day"),
+    all_day, location, description, day (the header of the day it was listed under, if any).
     """
     yield from open_event(ctx, title, date)
     shown = {k: v or "" for k, v in _drv().details(ctx.ui(APP)).items()}
-    date_line, time_line = shown["date"], shown["time"]
-    all_day = norm(time_line) in _labels(ctx, "all_day_label")
+    row = _memo(ctx).get("row") or {}
+    date_line, time_line = shown["date"], shown["time"] or row.get("time", "")
+    words = ctx.words(APP, "all_day_label")
+    labels = _labels(ctx, "all_day_label")
+    when_text = time_line or date_line
+    all_day = any(lab in norm(time_line) for lab in labels) or parse_time(when_text) is None
+    hm = parse_time(when_text)
     if all_day:
-        start_time = time_line
+        start_time = (words if isinstance(words, list) else [words])[0]
     elif date_line.rstrip().endswith("–"):  # multi-day: "Mon, Mar 15, 2027, 10:00 –"
         start_time = date_line.rstrip(" –").rsplit(", ", 1)[-1]
     else:
-        start_time = time_line.split(" – ")[0]
+        hit = _TIME.search(when_text)
+        # "2:30 PM" as shown; a range's start without its own meridiem ("1:00 – 2:00 PM") as 24-hour
+        start_time = hit.group(0).strip() if hit and hit.group(3) else f"{hm[0]:02d}:{hm[1]:02d}" if hm else ""
     return {"title": shown["title"], "date": date_line, "time": time_line, "start_time": start_time,
-            "all_day": all_day, "location": shown["location"], "description": shown["description"]}
+            "all_day": all_day, "location": shown["location"] or row.get("place", ""),
+            "description": shown["description"], "day": _memo(ctx).get("day") or ""}
 
 
 def list_events(ctx: Ctx, date: Date | datetime | str) -> Skill:
     """Titles of the events ``date`` shows, in the app's order (all-day first, then by time)."""
-    yield from go_to_date(ctx, date)
+    d = _as_date(date)
+    yield from go_to_date(ctx, d)
+    if _defines(ctx, "day_header"):
+        rows = yield from day_rows(ctx, d)
+        return [r["title"] for r in rows]
     seen: dict[str, str] = {}
 
     def collect() -> None:

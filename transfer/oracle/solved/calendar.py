@@ -1,20 +1,21 @@
 """Oracle solutions for Calendar templates.
 
 Events are created, renamed, moved and deleted with ``skills.calendar``; a day's events are
-read from the month view's day list (sim) or the Day view (aosp), whose entries say
-"Title, HH:MM". Dates and times come from the instruction's parameters, never from state.
+read from the month view's day list (sim, whose entries say "Title, HH:MM"), from the rows under
+the day's header (Etar's agenda, Google Calendar's day view), and a day's count from the month
+view's cells where they count (sim, Google) or the agenda (Etar). Dates and times come from the
+instruction's parameters, never from state.
 """
 
 from __future__ import annotations
 
-import re
 from datetime import date as Date
 from datetime import datetime
 from typing import Any
 
 from actionmap.actions import Scroll
 
-from ..base import Ctx, OracleError, Skill, act, answer, complete, norm, tap_role
+from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
 from ..skills import calendar as Cal
 from ..solutions import solution
 
@@ -52,41 +53,48 @@ def _read_shown_day(ctx: Ctx) -> Skill:
 
 
 def day_events(ctx: Ctx, day: Date) -> Skill:
-    """(title, time text) of every event ``day`` shows ('All day' events included)."""
+    """(title, time text) of every event ``day`` shows ('All day' events included): the rows under
+    its header where the app lists days (Etar's agenda, Google's day view), else the day's list."""
     yield from Cal.go_to_date(ctx, day)
+    if Cal._defines(ctx, "day_header"):
+        rows = yield from Cal.day_rows(ctx, day)
+        return [(r["title"], r["time"]) for r in rows]
     return (yield from _read_shown_day(ctx))
 
 
 def show_month(ctx: Ctx, day: Date) -> Skill:
     """The month view, paged to ``day``'s month (without opening the day)."""
-    yield from Cal.open_month_view(ctx)
-    for _ in range(40):
-        y, m = Cal._shown_month(ctx)
-        diff = (day.year - y) * 12 + (day.month - m)
-        if diff == 0:
-            return ctx.obs
-        yield from tap_role(ctx, Cal.APP, "next_month" if diff > 0 else "prev_month")
-    raise OracleError(f"could not page to {day:%Y-%m}")
-
-
-_COUNT = re.compile(r",\s*(\d+)\s+events?\b", re.I)
+    return (yield from Cal.show_month(ctx, day))
 
 
 def event_counts(ctx: Ctx, days: list[Date]) -> Skill:
-    """How many events each day has, read from the month grid's day cells, whose description
-    says so ("Tuesday, September 14, 2027, 2 events"; no count means none)."""
+    """How many events each day has: read from the month view's cells where they count them
+    ("Tuesday, September 14, 2027, 2 events"; Google's "September 14: 2 items"; no count means
+    none), else from the agenda sent to the first day (Etar), counting the rows under each header."""
+    from device.apps.calendar import cell_count
+
     out: dict[Date, int] = {}
+    if not (Cal._defines(ctx, "month_day") or Cal._defines(ctx, "month_cell")):
+        ordered = sorted(set(days))
+        yield from Cal._agenda_at(ctx, ordered[0])
+        for day in ordered:
+            rows = yield from Cal.day_rows(ctx, day)
+            out[day] = len(rows)
+        return out
+    role = "month_day" if Cal._defines(ctx, "month_day") else "month_cell"
     for day in sorted(days):
         if day in out:
             continue
         yield from show_month(ctx, day)
-        want = norm(Cal.long_date(day))
-        cell = next((e for e in ctx.roles(Cal.APP, "month_day") if norm(e.content_desc) == want
-                     or norm(e.content_desc).startswith(want + ",")), None)
+        if role == "month_day":
+            want = norm(Cal.long_date(day))
+            cell = next((e for e in ctx.roles(Cal.APP, role) if norm(e.content_desc) == want
+                         or norm(e.content_desc).startswith(want + ",")), None)
+        else:
+            cell = next((e for e in ctx.roles(Cal.APP, role) if Cal._same_day(e.content_desc, day, ctx)), None)
         if cell is None:
             raise OracleError(f"no day cell for {Cal.long_date(day)}")
-        m = _COUNT.search(cell.content_desc)
-        out[day] = int(m.group(1)) if m else 0
+        out[day] = cell_count(cell.content_desc)
     return out
 
 
@@ -101,19 +109,14 @@ def edit_event(ctx: Ctx, title: str, day: Date, *, location: str | None = None, 
     return (yield from Cal._save(ctx))
 
 
-_DATE_LINE = re.compile(r"(?:[A-Za-z]+,\s*)?([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})")
+def parse_date_line(text: str, year: int | None = None) -> Date:
+    """'Thu, Jul 15, 2027' / 'Thursday, July 15, 2027, 10:00 –' / 'July 15' (with ``year``) → date."""
+    from device.apps.calendar import parse_day
 
-
-def parse_date_line(text: str) -> Date:
-    """'Thu, Jul 15, 2027' / 'Thursday, July 15, 2027, 10:00 –' → date."""
-    m = _DATE_LINE.search(text or "")
-    if not m:
+    p = parse_day(text or "")
+    if not p or not (p[0] or year):
         raise OracleError(f"no date in {text!r}")
-    mon = m.group(1)[:3].capitalize()
-    months = [x[:3] for x in Cal.MONTHS]
-    if mon not in months:
-        raise OracleError(f"no month in {text!r}")
-    return Date(int(m.group(3)), months.index(mon) + 1, int(m.group(2)))
+    return Date(p[0] or year, p[1], p[2])  # type: ignore[arg-type]
 
 
 # --- create ------------------------------------------------------------------------------------
@@ -208,7 +211,9 @@ def solve_query_time_location(ctx: Ctx, inst: Any) -> Skill:
 @solution("train.calendar.query_date")
 def solve_query_date(ctx: Ctx, inst: Any) -> Skill:
     ev = yield from Cal.read_event(ctx, inst.params["title"])
-    yield from answer(ctx, date=parse_date_line(ev["date"]).isoformat())
+    # the day it is listed under (Etar's search results: "July 15", this year's), else its details
+    line = ev["day"] if ev["day"] and parse_day_or_none(ev["day"]) else ev["date"]
+    yield from answer(ctx, date=parse_date_line(line, Cal._memo(ctx).get("year")).isoformat())
 
 
 @solution("train.calendar.query_count_day")
@@ -224,16 +229,19 @@ def solve_query_title_at(ctx: Ctx, inst: Any) -> Skill:
     events = yield from day_events(ctx, _d(inst))
 
     def minutes(s: str) -> int | None:
-        m = re.match(r"\s*(\d{1,2}):(\d{2})\s*([AP]M)?", s or "", re.I)
-        if not m:
-            return None
-        h = int(m.group(1)) % 12 + (12 if (m.group(3) or "").upper() == "PM" else 0) if m.group(3) else int(m.group(1))
-        return h * 60 + int(m.group(2))
+        hm = Cal.parse_time(s)
+        return hm[0] * 60 + hm[1] if hm else None
 
     hits = [title for title, when in events if minutes(when) == want]
     if len(hits) != 1:
         raise OracleError(f"{len(hits)} events at {t['text']} on {inst.params['d']['text']}: {hits} (all: {events})")
     yield from answer(ctx, title=hits[0])
+
+
+def parse_day_or_none(text: str) -> Any:
+    from device.apps.calendar import parse_day
+
+    return parse_day(text)
 
 
 __all__ = ["day_events", "edit_event", "event_counts", "parse_date_line", "show_month"]
