@@ -245,11 +245,12 @@ export function Chip({ label, on, onClick, id }) {
 }
 
 /** A text field bound to ui.fields[field]. Focus shows the soft keyboard. */
-export function Field({ field, hint, label, multiline, type = 'text', id, onSubmit, password }) {
+/** `cls`: the widget class the app's layout uses (an AutoCompleteTextView, a framework subclass). */
+export function Field({ field, hint, label, multiline, type = 'text', id, onSubmit, password, cls = 'android.widget.EditText' }) {
   const u = ui();
   const value = u.fields[field] ?? '';
   const focused = u.focus === field;
-  const attrs = A('android.widget.EditText', { id: id || field, text: value, hint: hint || label, click: true, edit: true, password });
+  const attrs = A(cls, { id: id || field, text: value, hint: hint || label, click: true, edit: true, password });
   const common = {
     class: 'input', 'data-field': field, value, placeholder: hint || label || '',
     autocomplete: 'off', autocapitalize: 'off', spellcheck: false,
