@@ -50,7 +50,12 @@ def parse_version_name(dumpsys_package: str) -> str | None:
 def family_for(app: str, package: str | None, manufacturer: str | None, flavor: str | None = None,
                virtual: bool = False) -> str | None:
     """The family of ``package`` as ``app``: the virtual phone's flavor when it serves the
-    simulator's ``sim`` screens; else the family data's owner of the package; else 'generic'."""
+    simulator's ``sim`` screens; else the family data's owner of the package; else 'generic'.
+
+    A package several families ship (com.android.settings: AOSP's, a Pixel's, Samsung's, MIUI's) is
+    the manufacturer's family's on a real phone. s2r's own virtual phone says which family it is
+    (``ro.s2r.flavor`` = the stock flavor it draws, ``aosp`` or ``google``), and that decides: its
+    manufacturer is its profile's (a Pixel-like profile says Google even on an ``aosp`` phone)."""
     if package is None:
         return None
     if virtual and flavor == "sim":
@@ -60,6 +65,10 @@ def family_for(app: str, package: str | None, manufacturer: str | None, flavor: 
     d = drivers().get(app)
     if d is None:
         return None
+    if virtual and flavor:
+        owners = [n for n, f in d.spec.families.items() if package in f.packages]
+        if flavor in owners:
+            return flavor
     return d.family_of(package, manufacturer) or "generic"
 
 

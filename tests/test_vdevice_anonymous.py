@@ -151,8 +151,8 @@ def test_a_vdevice_farm_drives_an_anonymous_phone_by_its_handle(adb_host: Any, t
         serial = phone.serial
         assert phone.knobs.anonymous and "ro.s2r.virtual" not in phone.properties()
         assert b.describe() == [{"serial": serial, "virtual": True, "android": 14, "permissive": False,
-                                 "google_account": None, "flavor": "aosp", "anonymous": True, "lock": None,
-                                 "timezone": "UTC"}]
+                                 "google_account": None, "flavor": "aosp", "family": "aosp", "anonymous": True,
+                                 "lock": None, "timezone": "UTC"}]
         lease = b.lease(EpisodeSpec(policy="p", policy_spec="random", task_id="t", seed=0, backend="device",
                                     target="farm"))
         assert lease.info["serial"] == serial and lease.info["virtual"] is False  # it poses as a real phone

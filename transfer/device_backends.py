@@ -8,7 +8,7 @@
   them, and drive them through the very same adb path as USB phones.
   ``vdevice:N:FLAVOR:KNOBS`` shapes them (:func:`parse_vdevice_knobs`): a comma-separated list of
   ``[I@]name[=value]`` — ``locked``, ``locked_pin=1234``, ``anonymous``, ``timezone=America/New_York``,
-  ``android=11`` … — for every phone, or only phone ``I`` (0-based) with ``I@``; e.g.
+  ``android=11``, ``family=google`` … — for every phone, or only phone ``I`` (0-based) with ``I@``; e.g.
   ``vdevice:3:aosp:timezone=America/New_York,1@anonymous,2@locked_pin=1234``. Each phone is known
   by its handle (``DeviceBackends.phones``), never by its properties: an ``anonymous`` phone that
   poses as a real one is started, described and stopped all the same.
@@ -36,7 +36,17 @@ __all__ = ["DeviceBackends", "parse_device_spec", "parse_vdevice_knobs", "start_
 #: Knobs a ``vdevice:N:FLAVOR:KNOBS`` spec may set, and their types.
 SPEC_KNOBS: dict[str, type] = {"locked": bool, "locked_pin": str, "anonymous": bool, "timezone": str, "android": int,
                                "permissive": bool, "google_account": str, "profile": str, "timing": str,
-                               "screen_timeout": bool}
+                               "screen_timeout": bool, "family": str}
+
+
+def with_family(knobs: dict[str, Any]) -> dict[str, Any]:
+    """A phone's knobs with its ``family`` (if set) choosing its flavor: a stock flavor (aosp,
+    google) becomes the family's own, since a google phone draws the google flavor and an aosp
+    phone the aosp one (:class:`device.virtual.knobs.PhoneKnobs`); ``sim`` stays and is checked."""
+    k = dict(knobs)
+    if k.get("family") and k.get("flavor") in (None, "aosp", "google"):
+        k["flavor"] = k["family"]
+    return k
 
 
 def parse_vdevice_knobs(spec: str, n: int | None = None) -> list[dict[str, Any]]:
@@ -83,7 +93,7 @@ def parse_vdevice_knobs(spec: str, n: int | None = None) -> list[dict[str, Any]]
 
     flavor = parts[2] if len(parts) > 2 and parts[2] else "aosp"
     for k in out:  # each phone's knobs must make a valid phone
-        PhoneKnobs.model_validate({"flavor": flavor, **k})
+        PhoneKnobs.model_validate(with_family({"flavor": flavor, **k}))
     return out
 
 log = logging.getLogger(__name__)
@@ -129,9 +139,9 @@ class DeviceBackends:
     def from_spec(cls, spec: str, *, options: DeviceOptions | None = None, client: Any = None,
                   lease_timeout: float = 600.0, knobs: dict[str, Any] | None = None,
                   android: list[int] | None = None, wait_devices: float = 30.0,
-                  echo: Any = None) -> "DeviceBackends":
-        """``knobs`` and ``android`` shape the virtual phones of a ``vdevice:N`` spec (phone i follows
-        ``android[i % len]``); ``wait_devices``: for ``all``/serials, how long to wait for a usable
+                  echo: Any = None, family: list[str] | None = None) -> "DeviceBackends":
+        """``knobs``, ``android`` and ``family`` shape the virtual phones of a ``vdevice:N`` spec (phone i
+        follows ``android[i % len]`` and ``family[i % len]``); ``wait_devices``: for ``all``/serials, how long to wait for a usable
         phone before raising ``NoDevicesError`` with the fix (``echo`` shows the wait)."""
         from device.adb import client as default_client
         from device.adb import ensure_server
@@ -144,7 +154,7 @@ class DeviceBackends:
         phones: list[Any] = []
         if kind == "vdevice":
             phones = start_virtual_phones(client, n, {"flavor": flavor, **(knobs or {})}, android=android,
-                                          per_phone=parse_vdevice_knobs(spec, n) or None)
+                                          per_phone=parse_vdevice_knobs(spec, n) or None, family=family)
             serials = [p.serial for p in phones]
             # phones this run started are dedicated test phones by construction: a contact or
             # event a policy creates is undone too (on a person's phone it is left alone), and
@@ -176,7 +186,8 @@ class DeviceBackends:
         for p in self.phones:
             k = p.knobs
             out.append({"serial": p.serial, "virtual": True, "android": k.android, "permissive": k.permissive,
-                        "google_account": k.google_account, "flavor": k.flavor, "anonymous": k.anonymous,
+                        "google_account": k.google_account, "flavor": k.flavor, "family": k.family,
+                        "anonymous": k.anonymous,
                         "lock": "pin" if k.locked_pin else "swipe" if k.locked else None, "timezone": k.timezone})
         if not self.phones:
             out = [{"serial": d.serial, "virtual": False} for d in self.farm.devices()]
@@ -223,10 +234,13 @@ def ensure_u2server(phone: Any) -> bool:
 
 def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = None,
                          timeout: float = 60.0, android: list[int] | None = None,
-                         per_phone: list[dict[str, Any]] | None = None) -> list[Any]:
+                         per_phone: list[dict[str, Any]] | None = None,
+                         family: list[str] | None = None) -> list[Any]:
     """Start ``n`` virtual phones and ``adb connect`` each through ``client``'s adb server.
 
     ``android``: the releases to spread over the phones (phone i follows ``android[i % len]``);
+    ``family``: the phone families to spread likewise (``family[i % len]``, which also picks the
+    phone's stock flavor: :func:`with_family`);
     ``per_phone``: knobs of phone i (``per_phone[i]``, from :func:`parse_vdevice_knobs`), over both."""
     from device.virtual.phone import VirtualPhone
     from sim.pool import SimPool
@@ -242,9 +256,11 @@ def start_virtual_phones(client: Any, n: int, knobs: dict[str, Any] | None = Non
             k.setdefault("seed", i)
             if android:
                 k["android"] = android[i % len(android)]
+            if family:
+                k["family"] = family[i % len(family)]
             if per_phone and i < len(per_phone):
                 k.update(per_phone[i])
-            p = VirtualPhone(k, pool=pool).start()
+            p = VirtualPhone(with_family(k), pool=pool).start()
             phones.append(p)
             ensure_u2server(p)
             client.connect(p.serial, timeout=10)

@@ -23,7 +23,8 @@ class DeviceRunOptions(BaseModel):
     """The device-side choices of a run (recorded in ``config.json`` as ``device_run``).
 
     ``vdevice_android``: Android releases of the virtual phones a ``vdevice:N`` spec starts,
-    spread over the farm in turn; ``vdevice_permissive``: those phones accept every write like
+    spread over the farm in turn; ``vdevice_family``: their phone families (``aosp``, ``google``:
+    :mod:`device.virtual.families`), spread the same way; ``vdevice_permissive``: those phones accept every write like
     a rooted emulator (off: stock, unrooted phones); ``grant_appops``: setup may lift the
     WRITE_SMS app-op for the shell and restores it at close (implied for s2r's own virtual
     phones, never assumed on a person's phone); ``wait_devices``: seconds to wait for a phone.
@@ -31,6 +32,7 @@ class DeviceRunOptions(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     vdevice_android: list[int] = Field(default_factory=list)
+    vdevice_family: list[str] = Field(default_factory=list)
     vdevice_permissive: bool = False
     grant_appops: bool = False
     wait_devices: float = Field(30.0, ge=0)
@@ -114,6 +116,7 @@ class Session:
             try:
                 dev_b = DeviceBackends.from_spec(device, options=DeviceOptions(**overrides),
                                                  knobs=dr.vdevice_knobs(), android=dr.vdevice_android,
+                                                 family=dr.vdevice_family or None,
                                                  wait_devices=dr.wait_devices)
             except Exception as e:
                 if sim_b is not None:

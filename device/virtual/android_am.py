@@ -35,45 +35,11 @@ from .shline import CommandContext, CommandHandler
 if TYPE_CHECKING:
     from .phone import VirtualPhone
 
-__all__ = ["PackageManager", "MAIN_ACTIVITIES", "am_commands", "Intent", "parse_intent", "pid_of"]
+__all__ = ["PackageManager", "am_commands", "Intent", "parse_intent", "pid_of"]
 
-#: package → launcher activity (short form), as the sim's apps name them.
-MAIN_ACTIVITIES: dict[str, str] = {
-    "com.android.launcher3": ".uioverride.QuickstepLauncher", "com.android.settings": ".Settings",
-    "com.android.deskclock": ".DeskClock", "com.android.contacts": ".activities.PeopleActivity",
-    "com.android.messaging": ".ui.conversationlist.ConversationListActivity",
-    "com.android.calendar": ".AllInOneActivity", "com.android.documentsui": ".files.FilesActivity",
-    "com.android.calculator2": ".Calculator", "com.android.dialer": ".main.impl.MainActivity",
-}
-#: Other activities each package declares (accepted by ``am start -n``).
-_OTHER_ACTIVITIES: dict[str, tuple[str, ...]] = {
-    "com.android.settings": (".SubSettings", ".Settings$WifiSettingsActivity", ".Settings$BluetoothSettingsActivity",
-                             ".Settings$DisplaySettingsActivity", ".Settings$SoundSettingsActivity",
-                             ".Settings$DateTimeSettingsActivity", ".Settings$LocationSettingsActivity"),
-    "com.android.deskclock": (".alarms.AlarmEditActivity", ".worldclock.CitySelectionActivity",
-                              ".settings.SettingsActivity", ".HandleApiCalls", ".timer.TimerActivity"),
-    "com.android.contacts": (".activities.QuickContactActivity", ".activities.ContactEditorActivity",
-                             ".activities.CompactContactEditorActivity"),
-    "com.android.messaging": (".ui.conversation.ConversationActivity",),
-    "com.android.dialer": (".DialtactsActivity", ".app.DialtactsActivity"),
-    "com.android.launcher3": (".Launcher", ".uioverride.QuickstepLauncher"),
-}
-#: Declared activities that are not exported (no intent filter and no ``android:exported="true"``):
-#: ActivityTaskSupervisor.checkStartAnyActivityPermission refuses them to the shell.
-_NOT_EXPORTED: dict[str, tuple[str, ...]] = {
-    "com.android.settings": (".SubSettings",),
-    "com.android.deskclock": (".worldclock.CitySelectionActivity",),
-}
+#: Framework and provider packages every phone carries (the apps of the nine app ids come from
+#: the phone's family: :mod:`device.virtual.families`).
 _SYSTEM_APK = {
-    "com.android.launcher3": "/system_ext/priv-app/Launcher3QuickStep/Launcher3QuickStep.apk",
-    "com.android.settings": "/system_ext/priv-app/Settings/Settings.apk",
-    "com.android.deskclock": "/product/app/DeskClock/DeskClock.apk",
-    "com.android.contacts": "/product/priv-app/Contacts/Contacts.apk",
-    "com.android.messaging": "/product/app/messaging/messaging.apk",
-    "com.android.calendar": "/product/app/Calendar/Calendar.apk",
-    "com.android.documentsui": "/system/priv-app/DocumentsUI/DocumentsUI.apk",
-    "com.android.calculator2": "/product/app/Calculator/Calculator.apk",
-    "com.android.dialer": "/product/priv-app/Dialer/Dialer.apk",
     "android": "/system/framework/framework-res.apk",
     "com.android.systemui": "/system_ext/priv-app/SystemUI/SystemUI.apk",
     "com.android.phone": "/system/priv-app/TeleService/TeleService.apk",
@@ -88,14 +54,11 @@ _SYSTEM_APK = {
     "com.android.bluetooth": "/apex/com.android.btservices/app/Bluetooth/Bluetooth.apk",
     "com.android.wallpaper": "/product/app/WallpaperPicker/WallpaperPicker.apk",
 }
-#: Which app data ``pm clear`` wipes: package → world fields (providers hold their own data).
+#: Which provider data ``pm clear`` wipes: package → world fields (an app's own: its family entry's ``clears``).
 _CLEARS: dict[str, tuple[str, ...]] = {
-    "com.android.deskclock": ("alarms", "timers", "stopwatch", "world_clocks"),
     "com.android.providers.contacts": ("contacts", "calls"),
     "com.android.providers.telephony": ("messages",),
     "com.android.providers.calendar": ("events",),
-    "com.android.calculator2": ("calculator_display",),
-    "com.android.dialer": ("dialer_number",),
 }
 #: IME service of packages a test rig installs.
 _KNOWN_IMES = {"com.android.adbkeyboard": ADB_KEYBOARD_IME, "com.github.uiautomator": U2_IME,
@@ -138,9 +101,15 @@ class PackageManager:
 
     def __init__(self, phone: "VirtualPhone") -> None:
         self.phone = phone
+        self.family = phone.family
         self.packages: dict[str, _Package] = {}
+        release, sdk = str(phone.knobs.android), phone.knobs.sdk
+        for app in self.family.apps.values():
+            # an app whose manifest has no versionName gets the platform's (Soong AppsDefaultVersionName)
+            self.packages[app.package] = _Package(app.package, app.apk, True, app.version_name or release,
+                                                  app.version_code or sdk)
         for pkg, path in _SYSTEM_APK.items():
-            self.packages[pkg] = _Package(pkg, path, True)
+            self.packages.setdefault(pkg, _Package(pkg, path, True, release, sdk))
         for ime in phone.knobs.installed_imes:
             pkg = ime.split("/", 1)[0]
             if pkg not in self.packages:
@@ -156,17 +125,21 @@ class PackageManager:
         return pkg in self.packages
 
     def main_activity(self, pkg: str) -> str | None:
-        return MAIN_ACTIVITIES.get(pkg)
+        """The launcher activity of one of the family's apps (``.X`` or a full class), else None."""
+        return self.family.main_activity(pkg)
 
     def has_activity(self, pkg: str, activity: str) -> bool:
-        if pkg not in MAIN_ACTIVITIES:
-            return False
-        short = activity[len(pkg):] if activity.startswith(pkg + ".") else activity
-        return short == MAIN_ACTIVITIES[pkg] or short in _OTHER_ACTIVITIES.get(pkg, ())
+        app = self.family.by_package(pkg)
+        return app is not None and app.declares(activity)
 
     def exported(self, pkg: str, activity: str) -> bool:
-        short = activity[len(pkg):] if activity.startswith(pkg + ".") else activity
-        return short not in _NOT_EXPORTED.get(pkg, ())
+        app = self.family.by_package(pkg)
+        return app is None or app.exported(activity)
+
+    def requested(self, pkg: str) -> frozenset[str] | None:
+        """The runtime permissions the package's manifest asks for (None: not modelled)."""
+        app = self.family.by_package(pkg)
+        return app.requested if app is not None else None
 
     def uid(self, pkg: str) -> int:
         """The package's uid, as ``dumpsys package`` prints it (Settings runs as system, 1000)."""
@@ -235,10 +208,9 @@ class PackageManager:
         """``pm clear``: wipe the package's own data (and revoke its runtime permissions)."""
         if pkg not in self.packages:
             return False
-        from .phone import PACKAGE_APPS
-
-        fields = _CLEARS.get(pkg, ())
-        app = PACKAGE_APPS.get(pkg)
+        entry = self.family.by_package(pkg)
+        fields = entry.clears if entry is not None else _CLEARS.get(pkg, ())
+        app = entry.app if entry is not None else None
 
         def wipe(d: dict[str, Any]) -> None:
             w = d["world"]
@@ -273,9 +245,7 @@ class PackageManager:
         PermissionManagerServiceImpl.java``), a grant or revoke leaves the flags alone: an app
         whose prompt the user answered (USER_SET) does not ask again after a revoke; one that was
         only granted from the shell asks again once revoked."""
-        from .phone import PACKAGE_APPS
-
-        app = PACKAGE_APPS.get(pkg)
+        app = self.family.package_apps.get(pkg)
         if pkg not in self.packages:
             return False
         if app is None:
@@ -298,9 +268,7 @@ class PackageManager:
     def clear_flags(self, pkg: str, flags: list[str]) -> bool:
         """``pm clear-permission-flags PKG PERM user-set user-fixed``: the user's answer is
         forgotten, so a permission that is not granted is asked for again at the next launch."""
-        from .phone import PACKAGE_APPS
-
-        app = PACKAGE_APPS.get(pkg)
+        app = self.family.package_apps.get(pkg)
         if pkg not in self.packages:
             return False
         if app is None or "user-set" not in flags:
@@ -318,9 +286,7 @@ class PackageManager:
 
     def set_flags(self, pkg: str, flags: list[str]) -> bool:
         """``pm set-permission-flags PKG PERM user-set``: as if the user had answered."""
-        from .phone import PACKAGE_APPS
-
-        app = PACKAGE_APPS.get(pkg)
+        app = self.family.package_apps.get(pkg)
         if pkg not in self.packages:
             return False
         if app is None or "user-set" not in flags:
@@ -372,25 +338,8 @@ _PERMISSIONS: dict[str, tuple[str, int]] = {
         "MANAGE_DOCUMENTS", "READ_PRIVILEGED_PHONE_STATE", "STATUS_BAR", "BIND_NOTIFICATION_LISTENER_SERVICE",
         "SCHEDULE_EXACT_ALARM", "REQUEST_INSTALL_PACKAGES")},
 }
-#: What the AOSP apps the phone carries ask for in their manifests (the part that matters here).
-_REQUESTED: dict[str, frozenset[str]] = {
-    "com.android.calculator2": frozenset(),
-    "com.android.messaging": frozenset(_P + n for n in (
-        "SEND_SMS", "RECEIVE_SMS", "READ_SMS", "RECEIVE_MMS", "RECEIVE_WAP_PUSH", "READ_CONTACTS",
-        "READ_PHONE_STATE", "CALL_PHONE", "RECORD_AUDIO", "CAMERA", "ACCESS_FINE_LOCATION",
-        "ACCESS_COARSE_LOCATION", "READ_EXTERNAL_STORAGE", "WRITE_EXTERNAL_STORAGE", "INTERNET", "VIBRATE",
-        "WAKE_LOCK", "RECEIVE_BOOT_COMPLETED", "ACCESS_NETWORK_STATE", "CHANGE_NETWORK_STATE",
-        "POST_NOTIFICATIONS")),
-    "com.android.dialer": frozenset(_P + n for n in (
-        "CALL_PHONE", "READ_CONTACTS", "WRITE_CONTACTS", "READ_CALL_LOG", "WRITE_CALL_LOG", "READ_PHONE_STATE",
-        "MODIFY_PHONE_STATE", "ADD_VOICEMAIL", "INTERNET", "VIBRATE", "WAKE_LOCK", "POST_NOTIFICATIONS")),
-    "com.android.deskclock": frozenset([_P + n for n in (
-        "RECEIVE_BOOT_COMPLETED", "WAKE_LOCK", "VIBRATE", "DISABLE_KEYGUARD", "READ_EXTERNAL_STORAGE",
-        "READ_MEDIA_AUDIO", "FOREGROUND_SERVICE", "SCHEDULE_EXACT_ALARM", "POST_NOTIFICATIONS")]),
-}
-
-
-def check_runtime_permission(android: int, pkg: str, perm: str) -> tuple[str, str] | None:
+def check_runtime_permission(android: int, pkg: str, perm: str,
+                             requested: frozenset[str] | None = None) -> tuple[str, str] | None:
     """Why ``pm grant|revoke PKG PERM`` is refused, as ``(exception class, message)``; ``("", …)``
     when the service only logs it and returns; None when the grant goes through.
 
@@ -410,8 +359,7 @@ def check_runtime_permission(android: int, pkg: str, perm: str) -> tuple[str, st
         return ("java.lang.IllegalArgumentException",
                 f"Unknown permission {perm}" if android >= 15 else f"Unknown permission: {perm}")
     changeable = spec[0] in ("dangerous", "development")
-    requested = _REQUESTED.get(pkg)
-    asked = requested is None or perm in requested  # packages not modelled here: as asked
+    asked = requested is None or perm in requested  # packages not modelled (``requested`` None): as asked
     by = "package " if android >= 15 else ""
     not_changeable = ("java.lang.SecurityException",
                       f"Permission {perm} requested by {by}{pkg} is not a changeable permission type")
@@ -585,6 +533,46 @@ def _short_component(pkg: str, activity: str) -> str:
     return f"{pkg}/{activity}"
 
 
+def intent_kind(intent: "Intent") -> str | None:
+    """Which of the family table's intent kinds (:data:`device.virtual.families.INTENT_KINDS`) an
+    implicit intent is, by the filters the apps declare (see device.virtual.families for the
+    manifests): SET_ALARM / SET_TIMER / SHOW_ALARMS|SHOW_TIMERS (DeskClock's HandleApiCalls and its
+    alias), DIAL (with no data or ``tel:``) and VIEW ``tel:`` (Dialer), SENDTO or VIEW on ``sms:``,
+    ``smsto:``, ``mms:``, ``mmsto:`` (Messaging's LaunchConversationActivity), INSERT of a contact
+    (ContactEditorActivity), VIEW of a contacts or calendar URI, ``android.settings.*``, HOME."""
+    act = intent.action or ""
+    scheme = intent.data.split(":", 1)[0].lower() if intent.data and ":" in intent.data else ""
+    target = intent.data.split(":", 1)[1].lstrip("/") if intent.data and ":" in intent.data else ""
+    if act == "android.intent.action.SET_ALARM":
+        return "set_alarm"
+    if act == "android.intent.action.SET_TIMER":
+        return "set_timer"
+    if act in ("android.intent.action.SHOW_ALARMS", "android.intent.action.SHOW_TIMERS"):
+        return "show_alarms"
+    if act == "android.intent.action.INSERT" and (intent.mime or "").endswith(("/contact", "/raw_contact")):
+        return "insert_contact"
+    if act == "android.intent.action.INSERT" and (intent.mime or "").endswith("/event"):
+        return "calendar"
+    if act in ("android.intent.action.DIAL", "android.intent.action.CALL") and not intent.data:
+        return "dial" if act.endswith("DIAL") else None
+    if act in ("android.intent.action.VIEW", "android.intent.action.DIAL", "android.intent.action.CALL",
+               "android.intent.action.SENDTO") and intent.data:
+        if scheme == "tel":
+            return "dial"
+        if scheme in ("sms", "smsto", "mms", "mmsto"):
+            return "sendto"
+        if scheme == "content" and ("contacts" in target or "com.android.contacts" in target):
+            return "view_contacts"
+        if scheme == "content" and "calendar" in target:
+            return "calendar"
+        return None
+    if act.startswith("android.settings.") or act == "android.intent.action.APPLICATION_PREFERENCES":
+        return "settings"
+    if act in ("android.intent.action.MAIN", "") and "android.intent.category.HOME" in intent.categories:
+        return "home"
+    return None
+
+
 # ============================================================================ commands
 _AM_USAGE = """Activity manager (activity) commands:
   help
@@ -713,25 +701,30 @@ class AmCommands:
 
     def resolve_and_start(self, intent: Intent) -> str:
         """Carry out an activity intent on the sim. Returns ``component[#cold]`` or ``error:...``."""
-        from .phone import PACKAGE_APPS
-
         phone = self.phone
+        fam = phone.family
         act = intent.action or ""
         extras = intent.extras
         ax = "android.intent.extra.alarm."
         running_before = set(phone.ui_overlays()["tasks"])
 
         def started(pkg: str, activity: str | None = None) -> str:
-            app = PACKAGE_APPS.get(pkg)
+            app = fam.package_apps.get(pkg)
             cold = app not in running_before
-            comp = _short_component(pkg, activity or MAIN_ACTIVITIES.get(pkg, ".MainActivity"))
+            comp = _short_component(pkg, activity or fam.main_activity(pkg) or ".MainActivity")
             return comp + ("#cold" if cold else "")
+
+        def started_kind(kind: str) -> str:
+            """What ``am start`` reports for an intent of this kind on this family's phone."""
+            hit = fam.started(kind)
+            assert hit is not None, kind
+            return started(*hit)
 
         if intent.component:
             pkg, cls = intent.component.split("/", 1)
             if not self.pm.installed(pkg):
                 return "error:resolve"
-            if pkg not in MAIN_ACTIVITIES or not self.pm.has_activity(pkg, cls if cls.startswith(".") else cls):
+            if pkg not in fam.package_apps or not self.pm.has_activity(pkg, cls):
                 return "error:class"
             if not self.pm.exported(pkg, cls):
                 return f"error:denied:{self.pm.uid(pkg)}"
@@ -740,11 +733,11 @@ class AmCommands:
             if act == "android.intent.action.SET_ALARM" or act == "android.intent.action.SET_TIMER":
                 pass  # handled below (DeskClock's HandleApiCalls)
             else:
-                phone.open_app(PACKAGE_APPS[pkg])
+                phone.open_app(fam.package_apps[pkg])
                 return started(pkg, cls)
         if act == "android.intent.action.SET_ALARM":
             self._handle_set_alarm(extras)
-            return started("com.android.deskclock", ".HandleApiCalls")
+            return started_kind("set_alarm")
         if act == "android.intent.action.SET_TIMER":
             length = extras.get(ax + "LENGTH")
             if length is not None:
@@ -759,16 +752,16 @@ class AmCommands:
                 phone.mutate(add_timer)
             if not extras.get(ax + "SKIP_UI") or length is None:
                 phone.open_app("clock", "timer")
-            return started("com.android.deskclock", ".HandleApiCalls")
+            return started_kind("set_timer")
         if act in ("android.intent.action.SHOW_ALARMS", "android.intent.action.SHOW_TIMERS"):
             phone.open_app("clock", "__root__" if act.endswith("ALARMS") else "timer")
-            return started("com.android.deskclock", ".HandleApiCalls")
+            return started_kind("show_alarms")
         if act == "android.intent.action.INSERT" and (intent.mime or "").endswith(("/contact", "/raw_contact")):
             self._contact_editor(extras)
-            return started("com.android.contacts", ".activities.ContactEditorActivity")
+            return started_kind("insert_contact")
         if act == "android.intent.action.INSERT" and (intent.mime or "").endswith("/event"):
             phone.open_app("calendar")
-            return started("com.android.calendar")
+            return started_kind("calendar")
         if act in ("android.intent.action.VIEW", "android.intent.action.DIAL", "android.intent.action.CALL",
                    "android.intent.action.SENDTO") and intent.data:
             scheme = intent.data.split(":", 1)[0].lower()
@@ -779,8 +772,9 @@ class AmCommands:
                 def dial(d: dict[str, Any]) -> None:
                     d["world"]["dialer_number"] = number
                 phone.mutate(dial)
-                phone.open_app("phone", "dialpad" if phone.knobs.flavor == "aosp" else None)
-                return started("com.android.dialer")
+                # a stock Dialer opens on its dial pad (the sim flavor has no such screen)
+                phone.open_app("phone", "dialpad" if phone.knobs.flavor in ("aosp", "google") else None)
+                return started_kind("dial")
             if scheme in ("sms", "smsto", "mms", "mmsto"):
                 address = target.split("?", 1)[0]
                 phone.open_app("messages")
@@ -790,24 +784,24 @@ class AmCommands:
                         ui["tasks"]["messages"] = [{"s": "__root__", "p": {}},
                                                    {"s": "conversation", "p": {"address": address}}]
                     phone.mutate(conv)
-                return started("com.android.messaging", ".ui.conversation.ConversationActivity")
+                return started_kind("sendto")
             if scheme == "content" and ("contacts" in target or "com.android.contacts" in target):
                 phone.open_app("contacts")
-                return started("com.android.contacts")
+                return started_kind("view_contacts")
             if scheme == "content" and "calendar" in target:
                 phone.open_app("calendar")
-                return started("com.android.calendar")
+                return started_kind("calendar")
             return "error:resolve"
         if act.startswith("android.settings.") or act == "android.intent.action.APPLICATION_PREFERENCES":
             phone.open_app("settings")
-            return started("com.android.settings")
+            return started_kind("settings")
         if act == "android.intent.action.MAIN" or not act:
             if "android.intent.category.HOME" in intent.categories:
                 phone.open_app("launcher")
-                return started("com.android.launcher3")
+                return started_kind("home")
             pkg = intent.package
-            if pkg and self.pm.installed(pkg) and pkg in MAIN_ACTIVITIES:
-                phone.open_app(PACKAGE_APPS[pkg])
+            if pkg and self.pm.installed(pkg) and pkg in fam.package_apps:
+                phone.open_app(fam.package_apps[pkg])
                 return started(pkg)
             return "error:resolve"
         return "error:resolve"
@@ -1004,15 +998,14 @@ class AmCommands:
             await ctx.out(f' arg: "{a}"\n')
         for p in pkgs + cats:
             await ctx.out(f'data="{p}"\n')
-        from .phone import PACKAGE_APPS
-
-        launchable = [p for p in pkgs if self.pm.installed(p) and p in MAIN_ACTIVITIES]
+        apps = self.phone.family.package_apps
+        launchable = [p for p in pkgs if self.pm.installed(p) and p in apps]
         if not launchable:
             await ctx.out("** No activities found to run, monkey aborted.\n")
             return 252
         t0 = time.perf_counter()
         if count > 0:
-            await self.phone.acall(self.phone.open_app, PACKAGE_APPS[launchable[0]])
+            await self.phone.acall(self.phone.open_app, apps[launchable[0]])
         ms = int((time.perf_counter() - t0) * 1000)
         await ctx.out(f"Events injected: {count}\n## Network stats: elapsed time={ms}ms "
                       f"(0ms mobile, 0ms wifi, {ms}ms not connected)\n")
@@ -1106,7 +1099,7 @@ class AmCommands:
                 await ctx.err(f"\nException occurred while executing '{verb}':\njava.lang.IllegalArgumentException: "
                               f"Unknown package: {pkg}\n")
                 return 255
-            why = check_runtime_permission(self.phone.knobs.android, pkg, perm)
+            why = check_runtime_permission(self.phone.knobs.android, pkg, perm, self.pm.requested(pkg))
             if why is not None:
                 kind, text = why
                 if not kind:  # logged by the service, nothing granted
@@ -1206,6 +1199,16 @@ class AmCommands:
         return 0 if res == "Success" else 1
 
     async def _resolve_activity(self, ctx: CommandContext, rest: list[str]) -> int:
+        """``cmd package resolve-activity [--brief|--components] INTENT``.
+
+        An intent naming a package or component resolves within it (a launcher intent to the
+        launcher activity, unless the package's launcher entry is hidden: ``hidden_launcher``); an
+        implicit one (SET_ALARM, DIAL ``tel:``, SENDTO ``smsto:``, VIEW …) to the activity of the
+        family's app that declares the filter (:func:`intent_kind`, :mod:`device.virtual.families`).
+        ``match=`` is IntentFilter's match quality: ``0x108000`` (MATCH_CATEGORY_EMPTY +
+        MATCH_ADJUSTMENT_NORMAL) for an action-only intent, ``0x208000`` (MATCH_CATEGORY_SCHEME) for
+        one matched by its data scheme — as a phone prints them (a public resolve-activity capture:
+        SENDTO ``sms:`` ``match=0x208000``, the launcher apps ``match=0x108000``)."""
         brief = "--brief" in rest
         comps = "--components" in rest
         try:
@@ -1213,30 +1216,37 @@ class AmCommands:
         except IntentError as e:
             await ctx.err(f"Error: {e}\n")
             return 1
+        fam = self.phone.family
         pkg = intent.package or (intent.component.split("/")[0] if intent.component else None)
-        if pkg is None and "android.intent.category.HOME" in intent.categories:
-            pkg = "com.android.launcher3"
-        if pkg is None or not self.pm.installed(pkg) or pkg not in MAIN_ACTIVITIES:
+        activity: str | None = None
+        kind = intent_kind(intent) if pkg is None else None
+        if kind is not None:
+            hit = fam.resolve(kind)
+            if hit is not None and self.pm.installed(hit[0]):
+                pkg, activity = hit
+        if pkg is None or not self.pm.installed(pkg) or pkg not in fam.package_apps:
             await ctx.out("No activity found\n")
             return 0
-        activity = MAIN_ACTIVITIES[pkg]
-        if intent.component:  # an explicit component resolves to itself when the package declares it
-            act = intent.component.split("/", 1)[1]
-            if not self.pm.has_activity(pkg, act):
+        if activity is None:
+            activity = fam.main_activity(pkg) or ".MainActivity"
+            if intent.component:  # an explicit component resolves to itself when the package declares it
+                act = intent.component.split("/", 1)[1]
+                if not self.pm.has_activity(pkg, act):
+                    await ctx.out("No activity found\n")
+                    return 0
+                activity = act
+            elif "android.intent.category.LAUNCHER" in intent.categories and pkg in self.phone.knobs.hidden_launcher:
+                # the launcher entry is disabled (DocumentsUI's PreBootReceiver on Android 12+ with a
+                # vendor overlay: packages/apps/DocumentsUI src/com/android/documentsui/PreBootReceiver.java)
                 await ctx.out("No activity found\n")
                 return 0
-            activity = act
-        elif "android.intent.category.LAUNCHER" in intent.categories and pkg in self.phone.knobs.hidden_launcher:
-            # the launcher entry is disabled (DocumentsUI's PreBootReceiver on Android 12+ with a
-            # vendor overlay: packages/apps/DocumentsUI src/com/android/documentsui/PreBootReceiver.java)
-            await ctx.out("No activity found\n")
-            return 0
-        comp = f"{pkg}/{activity}"
+        comp = _short_component(pkg, activity)
         if comps:
             await ctx.out(comp + "\n")
             return 0
+        match = "0x208000" if kind is not None and intent.data else "0x108000"
         if brief:
-            await ctx.out("priority=0 preferredOrder=0 match=0x108000 specificIndex=-1 isDefault=true\n"
+            await ctx.out(f"priority=0 preferredOrder=0 match={match} specificIndex=-1 isDefault=true\n"
                           f"{comp}\n")
             return 0
         full = pkg + activity if activity.startswith(".") else activity

@@ -1106,7 +1106,7 @@ class ContentProviders:
                          "status": -1, "type": t, "reply_path_present": 0 if t == 1 else None,
                          "subject": self._sms_subjects.get(str(m.get("id"))),
                          "body": m.get("body") or "", "service_center": None, "locked": 0, "sub_id": 1,
-                         "error_code": 0 if t != 5 else 1, "creator": "com.android.messaging", "seen": read})
+                         "error_code": 0 if t != 5 else 1, "creator": self.phone.family.packages["messages"], "seen": read})
         return rows
 
     def _sms_from_values(self, m: dict[str, Any], values: dict[str, Any]) -> None:

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from .android_am import MAIN_ACTIVITIES, next_alarm, pid_of
+from .android_am import next_alarm, pid_of
+from .families import AOSP
 from .shline import CommandContext, CommandHandler
 
 if TYPE_CHECKING:
@@ -75,6 +76,17 @@ class SystemSnapshot:
     keyguard: dict[str, Any] = field(default_factory=dict)
     #: the phone's zone (persist.sys.timezone): ``now`` and alarm times are its wall times
     zone: Any = None
+    #: the phone's app family (device.virtual.families): its launcher, its apps' packages
+    family: Any = AOSP
+
+    def main(self, pkg: str) -> str | None:
+        """The launcher activity of one of the family's apps, fully qualified (None: not one)."""
+        app = self.family.by_package(pkg)
+        return app.full(app.launcher) if app is not None else None
+
+    @property
+    def launcher(self) -> str:
+        return self.family.packages["launcher"]
 
     @property
     def keyguard_showing(self) -> bool:
@@ -102,9 +114,8 @@ class SystemSnapshot:
 
 def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
     """Render (without a screenshot, usually cached) and read the state once."""
-    from .phone import SIM_PACKAGES
-
     pkg, act = phone.foreground()
+    packages = phone.family.packages
     keyboard = phone.keyboard_visible()
     ime = phone.ime_frame() if keyboard else None
     data = phone.state_data()
@@ -118,7 +129,7 @@ def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
         stay = (phone.settings.raw("global", "stay_on_while_plugged_in") or "0") != "0"
     except Exception:  # noqa: BLE001
         stay = False
-    recent = [SIM_PACKAGES[a] for a in overlays.get("recent_apps", []) if a in SIM_PACKAGES]
+    recent = [packages[a] for a in overlays.get("recent_apps", []) if a in packages]
     return SystemSnapshot(
         now=phone.now(), physical=phone.physical_size, size=(W, H), physical_density=phone.profile.density,
         density=phone.density, rotation=phone.rotation, screen_on=phone.screen_on, package=pkg, activity=act,
@@ -128,7 +139,7 @@ def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
         current_ime=phone.packages.current_ime(), brightness=int(world["settings"].get("brightness") or 128),
         stay_on=stay, gesture_nav=gesture, recent_apps=recent, android=phone.knobs.android,
         keyguard=phone.keyguard_state() if hasattr(phone, "keyguard_state") else {},
-        zone=getattr(phone, "zone", None))
+        zone=getattr(phone, "zone", None), family=phone.family)
 
 
 # ============================================================================ window
@@ -260,7 +271,7 @@ def _window_entry(n: int, title: str, package: str, visible: bool, kind: str) ->
 def _windows_section(s: SystemSnapshot) -> str:
     pkg, act = s.focused
     app_title = f"{pkg}/{act}"
-    launcher_title = f"com.android.launcher3/{_full('com.android.launcher3', MAIN_ACTIVITIES['com.android.launcher3'])}"
+    launcher_title = f"{s.launcher}/{s.main(s.launcher)}"
     entries = [("NavigationBar0", "com.android.systemui", True, "NAVIGATION_BAR"),
                ("NotificationShade", "com.android.systemui", bool(s.overlays.get("shade")), "NOTIFICATION_SHADE"),
                ("StatusBar", "com.android.systemui", True, "STATUS_BAR"),
@@ -268,7 +279,7 @@ def _windows_section(s: SystemSnapshot) -> str:
                 "INPUT_METHOD")]
     if app_title != launcher_title:
         entries.append((app_title, pkg, True, "BASE_APPLICATION"))
-    entries.append((launcher_title, "com.android.launcher3", app_title == launcher_title, "BASE_APPLICATION"))
+    entries.append((launcher_title, s.launcher, app_title == launcher_title, "BASE_APPLICATION"))
     body = "".join(_window_entry(i, t, p, v, k) for i, (t, p, v, k) in enumerate(entries))
     fpkg, fact = s.focused
     rec = f"ActivityRecord{{{_h(fpkg + fact)} u0 {fpkg}/{_short(fpkg, fact)} t{_task_id(fpkg)}}}"
@@ -288,8 +299,15 @@ def _windows_section(s: SystemSnapshot) -> str:
 
 
 def _task_id(pkg: str) -> int:
-    order = list(MAIN_ACTIVITIES)
-    return 20 + (order.index(pkg) if pkg in order else len(order) + zlib.crc32(pkg.encode()) % 50)
+    """A stable task id per app: the app id's place among the nine (whatever family's package it is)."""
+    from .families import FAMILIES
+
+    order = list(AOSP.apps)
+    for fam in FAMILIES.values():
+        app = fam.package_apps.get(pkg)
+        if app is not None:
+            return 20 + order.index(app)
+    return 20 + len(order) + zlib.crc32(pkg.encode()) % 50
 
 
 def dumpsys_window(s: SystemSnapshot, section: str | None = None) -> str:
@@ -316,8 +334,9 @@ def _tasks(s: SystemSnapshot) -> list[tuple[str, str]]:
         fpkg, fact = s.package, s.activity
     out.append((fpkg, fact))
     for pkg in s.recent_apps:
-        if pkg != fpkg and pkg in MAIN_ACTIVITIES:
-            out.append((pkg, _full(pkg, MAIN_ACTIVITIES[pkg])))
+        main = s.main(pkg)
+        if pkg != fpkg and main is not None:
+            out.append((pkg, main))
     return out
 
 
@@ -335,7 +354,7 @@ def dumpsys_activity(s: SystemSnapshot, section: str | None = None) -> str:
     out = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n",
            "Display #0 (activities from top to bottom):\n"]
     for i, (pkg, act) in enumerate(tasks):
-        kind = "home" if pkg == "com.android.launcher3" else "standard"
+        kind = "home" if pkg == s.launcher else "standard"
         visible = "true" if i == 0 else "false"
         out.append(f"  * Task{{{_h('task' + pkg)} #{_task_id(pkg)} type={kind} A=10{_task_id(pkg):03d}:{pkg} U=0 "
                    f"visible={visible} visibleRequested={visible} mode=fullscreen translucent=false sz=1}}\n")
@@ -485,6 +504,9 @@ def _stamp(dt: datetime) -> str:
 def dumpsys_alarm(s: SystemSnapshot) -> str:
     now_ms = _epoch_ms(s.now, s.zone)
     nxt = next_alarm(s.alarms, s.now)
+    # the alarms' owner is the family's Clock; the intent actions are DeskClock's code constants
+    # (AlarmStateManager / TimerService), which Google's Clock keeps with its com.android.deskclock classes
+    clock = s.family.packages["clock"]
     lines = ["ALARM MANAGER (dumpsys alarm)\n\n  Settings:\n    min_futurity=+5s0ms\n    min_interval=+1m0s0ms\n\n",
              "Current Alarm Manager state:\n",
              f"  nowRTC={now_ms}={_stamp(s.now)} nowELAPSED=+3d2h15m10s417ms\n\n",
@@ -496,22 +518,22 @@ def dumpsys_alarm(s: SystemSnapshot) -> str:
         lines.append(f"    user:0 pendingSend:false time:{ms} = {_stamp(when)} = {_fmt_dur(ms - now_ms)}\n")
         pending.append(
             f"    RTC_WAKEUP #{len(pending)}: Alarm{{{_h('alarm' + str(alarm.get('id')))} type 0 origWhen {ms} window 0 "
-            "exactAllowReason=policy_permission com.android.deskclock}\n"
+            f"exactAllowReason=policy_permission {clock}}}\n"
             "      tag=*walarm*:com.android.deskclock.ALARM_ALERT\n"
             f"      type=RTC_WAKEUP origWhen={_stamp(when)} window=0 exactAllowReason=policy_permission "
             "repeatInterval=0 count=0 flags=0x3\n"
             f"      whenElapsed={_fmt_dur(ms - now_ms)} maxWhenElapsed={_fmt_dur(ms - now_ms)}\n"
             "      Alarm clock:\n"
             f"        triggerTime={_stamp(when)}\n"
-            f"        showIntent=PendingIntent{{{_h('show')}: PendingIntentRecord{{{_h('pir')} com.android.deskclock "
+            f"        showIntent=PendingIntent{{{_h('show')}: PendingIntentRecord{{{_h('pir')} {clock} "
             "startActivity}}\n"
-            f"      operation=PendingIntent{{{_h('op')}: PendingIntentRecord{{{_h('opr')} com.android.deskclock "
+            f"      operation=PendingIntent{{{_h('op')}: PendingIntentRecord{{{_h('opr')} {clock} "
             "broadcastIntent}}\n")
     for i, tm in enumerate(t for t in s.timers if t.get("running")):
         left = int(tm.get("remaining_s", 0)) * 1000
         pending.append(
             f"    ELAPSED_WAKEUP #{len(pending)}: Alarm{{{_h('timer' + str(i))} type 2 origWhen {left} window 0 "
-            "exactAllowReason=policy_permission com.android.deskclock}\n"
+            f"exactAllowReason=policy_permission {clock}}}\n"
             "      tag=*walarm*:com.android.deskclock.action.TIMER_EXPIRED\n"
             f"      type=ELAPSED_WAKEUP origWhen={_fmt_dur(left)} window=0 exactAllowReason=policy_permission "
             "repeatInterval=0 count=0 flags=0x1\n"
@@ -539,7 +561,9 @@ def dumpsys_package(phone: "VirtualPhone", pkg: str) -> str:
     stamp = first.strftime("%Y-%m-%d %H:%M:%S")
     uid = 1000 if p.system and pkg in ("android", "com.android.settings") else 10000 + zlib.crc32(pkg.encode()) % 900
     flags = "SYSTEM HAS_CODE ALLOW_CLEAR_USER_DATA" if p.system else "HAS_CODE ALLOW_CLEAR_USER_DATA ALLOW_BACKUP"
-    main = MAIN_ACTIVITIES.get(pkg)
+    main = phone.family.main_activity(pkg)
+    if pkg in (getattr(phone.knobs, "hidden_launcher", None) or []):
+        main = None  # the launcher entry is disabled: no MAIN/LAUNCHER filter resolves
     resolver = (f"Activity Resolver Table:\n  Non-Data Actions:\n      android.intent.action.MAIN:\n"
                 f"        {_h(pkg)} {pkg}/{main} filter {_h('f' + pkg)}\n          Action: \"android.intent.action.MAIN\"\n"
                 f"          Category: \"android.intent.category.LAUNCHER\"\n\n") if main else ""
@@ -568,9 +592,7 @@ def _runtime_permissions(phone: "VirtualPhone", pkg: str) -> str:
     has — the first-launch prompt of the apps in ``knobs.permission_prompts`` — in the format of
     frameworks/base ``services/core/java/com/android/server/pm/permission/
     PermissionManagerServiceImpl.java`` (``granted=…, flags=[ USER_SET|… ]``)."""
-    from .phone import PACKAGE_APPS
-
-    app = PACKAGE_APPS.get(pkg)
+    app = phone.family.package_apps.get(pkg)
     if app is None or app not in (getattr(phone.knobs, "permission_prompts", None) or []):
         return ""
     sys = phone.mutate(lambda d: dict(d.get("sys") or {}))

@@ -161,12 +161,13 @@ def _boot_lines(phone: "VirtualPhone", buf: LogBuffer) -> None:
               "Start proc 1702:com.android.systemui/u0a110 for service "
               "{com.android.systemui/com.android.systemui.SystemUIService}",
               pid=SYSTEM_SERVER_PID, tid=1236, uid=1000, when=boot + timedelta(seconds=9, milliseconds=412))
-    launcher = "com.android.launcher3"
+    home = phone.family.apps["launcher"]
+    launcher = home.package
     from .android_am import pid_of
 
     buf.write("system", "I", "ActivityManager",
               f"Start proc {pid_of(launcher)}:{launcher}/{format_uid(_uid_of(launcher))} for "
-              f"{_hosting_type(phone)} {{{launcher}/com.android.launcher3.uioverrides.QuickstepLauncher}}",
+              f"{_hosting_type(phone)} {{{launcher}/{home.full(home.launcher)}}}",
               pid=SYSTEM_SERVER_PID, tid=1236, uid=1000, when=boot + timedelta(seconds=14, milliseconds=87))
 
 
@@ -249,7 +250,7 @@ def _wrap_am(phone: "VirtualPhone", am: CommandHandler) -> CommandHandler:
 async def _logged_start(phone: "VirtualPhone", log: ActivityLog, am: CommandHandler, ctx: CommandContext,
                         rest: list[str]) -> int:
     from .android_am import IntentError, parse_intent
-    from .phone import SIM_PACKAGES
+    packages = phone.family.packages
 
     try:
         intent = parse_intent(rest)
@@ -257,7 +258,7 @@ async def _logged_start(phone: "VirtualPhone", log: ActivityLog, am: CommandHand
         return await am(ctx)
 
     def state() -> tuple[tuple[str, str], set[str]]:
-        tasks = {SIM_PACKAGES.get(a, a) for a in phone.ui_overlays()["tasks"]}
+        tasks = {packages.get(a, a) for a in phone.ui_overlays()["tasks"]}
         return phone.foreground(), tasks
 
     (before, running) = await phone.acall(state)

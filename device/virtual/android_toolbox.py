@@ -191,7 +191,6 @@ class Toolbox:
     async def _procs(self) -> list[tuple[str, int, int, str]]:
         """(user, pid, ppid, name): system daemons, the running apps, the current IME and the
         processes shell commands started (uiautomator2's ``app_process``, owned by shell)."""
-        from .phone import SIM_PACKAGES
         from .u2server import process_table
 
         def gather() -> tuple[str, list[str]]:
@@ -199,7 +198,8 @@ class Toolbox:
             return pkg, self.phone.ui_overlays()["tasks"]
 
         fg, tasks = await self.phone.acall(gather)
-        pkgs = ["com.android.launcher3", fg] + [SIM_PACKAGES[a] for a in tasks if a in SIM_PACKAGES]
+        packages = self.phone.family.packages
+        pkgs = [packages["launcher"], fg] + [packages[a] for a in tasks if a in packages]
         ime = self.phone.packages.current_ime().split("/")[0]
         if ime:
             pkgs.append(ime)

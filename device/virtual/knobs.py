@@ -11,7 +11,13 @@ Defaults, and why:
 
 * ``profile="pixel"`` (1080×2400 @ 440 dpi, "Pixel 7") — unlike the sim default (480 dpi),
   as a real phone would be.
-* ``flavor="aosp"`` — stock Android app structure and strings.
+* ``flavor="aosp"`` — stock Android app structure and strings (the simulator flavor its screens are
+  drawn in: ``sim``, ``aosp`` or ``google``).
+* ``family="aosp"`` — which phone family's apps the phone carries (:mod:`device.virtual.families`):
+  ``aosp`` (the AOSP apps, com.android.deskclock …) or ``google`` (a Pixel: ro.product.manufacturer
+  Google, the Pixel packages com.google.android.deskclock …, DocumentsUI's launcher entry hidden). The
+  family and the flavor go together: a ``google`` phone draws the ``google`` flavor's screens (given
+  alone, either one sets the other); ``sim`` screens are the ``aosp`` family's packages.
 * ``input_latency_ms=30`` — a USB phone takes ~20–40 ms from ``input`` to the event.
 * ``animation_ms=300`` — frames keep changing for 300 ms after an action (a cross-fade from
   the previous frame, see :mod:`device.virtual.phone`), and ``uiautomator dump`` waits for
@@ -50,10 +56,10 @@ Defaults, and why:
   ``stay_on_while_plugged_in`` covers USB (the phone is USB-powered). Off by default — such a
   phone never sleeps by itself, like Developer options ▸ Stay awake, so a test phone left idle
   stays on — and on by default for a locked phone, whose keyguard must come back on its own.
-* ``anonymous=False`` — the phone says it is s2r's (``ro.s2r.virtual=1``, ``ro.s2r.flavor``).
+* ``anonymous=False`` — the phone says it is s2r's (``ro.s2r.virtual=1``, ``ro.s2r.flavor``, ``ro.s2r.family``).
   ``True``: a phone that poses as a real one — no ``ro.s2r.*`` property and the identity of a
   real phone (its profile's, e.g. a Pixel 7 "google/panther", arm64, a Pixel-like serial), so
-  s2r takes its real-phone paths. Only profiles modelled on a real phone, flavor ``aosp``.
+  s2r takes its real-phone paths. Only profiles modelled on a real phone, a stock flavor (``aosp``, ``google``).
 * ``timezone="UTC"`` — ``persist.sys.timezone``: the zone of ``date``, of what the apps show
   and what alarms mean (local wall time), while providers store UTC epoch milliseconds.
 * ``hidden_launcher=[]`` — packages whose launcher entry is disabled though the app is installed:
@@ -165,7 +171,10 @@ class PhoneKnobs(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     profile: str = Field("pixel", description="Device profile (sim.profiles): screen size, density, model.")
-    flavor: str = Field("aosp", description="App structure and strings: 'aosp' (stock Android) or 'sim'.")
+    flavor: str = Field("aosp", description="App structure and strings: 'aosp' (stock Android), 'google' "
+                                            "(a Pixel's apps) or 'sim'.")
+    family: str = Field("aosp", description="Phone family whose apps the phone carries: 'aosp' or 'google' "
+                                            "(device.virtual.families).")
     seed: int = Field(0, description="World seed, and the seed of touch jitter and transport faults.")
     input_latency_ms: float = Field(30.0, ge=0, le=5000, description="Delay before each input event lands.")
     animation_ms: int = Field(300, ge=0, le=5000,
@@ -211,6 +220,46 @@ class PhoneKnobs(BaseModel):
                                                    "DocumentsUI on Android 12+, whose 'Files' icon is Files by "
                                                    "Google): resolve-activity -c LAUNCHER finds nothing; the "
                                                    "app's own activities still start.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _family_defaults(cls, data: Any) -> Any:
+        """Either of ``family`` / ``flavor`` given alone sets the other (a google phone draws the google
+        flavor); the google family hides DocumentsUI's launcher entry unless ``hidden_launcher`` is given."""
+        if not isinstance(data, dict):
+            return data
+        data = dict(data)
+        if data.get("flavor") is None:
+            data.pop("flavor", None)
+        if data.get("family") is None:
+            data.pop("family", None)
+        if "family" not in data:
+            data["family"] = "google" if data.get("flavor") == "google" else "aosp"
+        if "flavor" not in data and data["family"] in ("aosp", "google"):
+            data["flavor"] = data["family"]
+        if "hidden_launcher" not in data and data["family"] in ("aosp", "google"):
+            from .families import family as _family
+
+            data["hidden_launcher"] = list(_family(data["family"]).hidden_launcher)
+        return data
+
+    @field_validator("family")
+    @classmethod
+    def _family(cls, v: str) -> str:
+        from .families import FAMILY_NAMES
+
+        if v not in FAMILY_NAMES:
+            raise ValueError(f"unknown family {v!r}; the families are: {', '.join(FAMILY_NAMES)}")
+        return v
+
+    @model_validator(mode="after")
+    def _family_flavor(self) -> "PhoneKnobs":
+        """The screens must be the family's: the google flavor draws com.google.android.* packages, the
+        aosp and sim flavors com.android.* ones."""
+        if (self.family == "google") != (self.flavor == "google"):
+            raise ValueError(f"family {self.family!r} cannot draw the {self.flavor!r} flavor: a google phone "
+                             "shows the google flavor, an aosp phone the aosp or sim flavor")
+        return self
 
     @model_validator(mode="before")
     @classmethod
@@ -270,8 +319,8 @@ class PhoneKnobs(BaseModel):
             if model not in REAL_MODELS:
                 raise ValueError(f"an anonymous phone needs a profile modelled on a real phone ({', '.join(REAL_MODELS)}); "
                                  f"profile {self.profile!r} is {model!r}")
-            if self.flavor != "aosp":
-                raise ValueError("an anonymous phone runs stock apps: flavor must be 'aosp'")
+            if self.flavor not in ("aosp", "google"):
+                raise ValueError("an anonymous phone runs stock apps: flavor must be 'aosp' or 'google'")
         return self
 
     @property
@@ -299,8 +348,10 @@ class PhoneKnobs(BaseModel):
     @field_validator("flavor")
     @classmethod
     def _flavor(cls, v: str) -> str:
-        if v not in ("aosp", "sim"):
-            raise ValueError(f"unknown flavor {v!r}; expected 'aosp' or 'sim'")
+        from sim.profiles import FLAVORS
+
+        if v not in FLAVORS:
+            raise ValueError(f"unknown flavor {v!r}; the flavors are: {', '.join(FLAVORS)}")
         return v
 
     @field_validator("profile")

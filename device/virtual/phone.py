@@ -86,6 +86,7 @@ from actionmap.worldstate import WorldState
 from .adbd import ConnectionHandler, ThreadedAdbd
 from .android_files import PhoneFS, StorageMirror
 from .android_keys import key_effect, resolve_keycode
+from .families import AOSP, Family, family as _family
 from .knobs import REAL_MODELS, PhoneKnobs
 
 __all__ = ["VirtualPhone", "SIM_PACKAGES", "PACKAGE_APPS"]
@@ -93,13 +94,10 @@ __all__ = ["VirtualPhone", "SIM_PACKAGES", "PACKAGE_APPS"]
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-#: Canonical app id → the package the simulator's app reports (AOSP packages).
-SIM_PACKAGES: dict[str, str] = {
-    "launcher": "com.android.launcher3", "settings": "com.android.settings", "clock": "com.android.deskclock",
-    "contacts": "com.android.contacts", "messages": "com.android.messaging", "calendar": "com.android.calendar",
-    "files": "com.android.documentsui", "calculator": "com.android.calculator2", "phone": "com.android.dialer",
-}
-PACKAGE_APPS: dict[str, str] = {v: k for k, v in SIM_PACKAGES.items()}
+#: Canonical app id → package on an ``aosp``-family phone. A phone's own table is
+#: ``phone.family.packages`` (:mod:`device.virtual.families`): read that, not this.
+SIM_PACKAGES: dict[str, str] = AOSP.packages
+PACKAGE_APPS: dict[str, str] = AOSP.package_apps
 
 #: A stock build id per Android release (what ``ro.build.id`` looks like on a Pixel).
 _BUILD_IDS = {11: "RQ3A.211001.001", 13: "TQ3A.230901.001", 14: "AP2A.240805.005", 15: "AP4A.250105.002"}
@@ -121,6 +119,8 @@ class VirtualPhone:
 
         self.knobs = knobs if isinstance(knobs, PhoneKnobs) else PhoneKnobs.model_validate(knobs or {})
         self.profile = get_profile(self.knobs.profile)
+        #: the phone family's apps: packages, activities, intents (device.virtual.families)
+        self.family: Family = _family(self.knobs.family)
         self.env = SimEnv(self.profile, flavor=self.knobs.flavor, seed=self.knobs.seed, pool=pool,  # type: ignore[arg-type]
                           image_format="png", step_seconds=0.0)
         self._lock = threading.RLock()
@@ -260,8 +260,12 @@ class VirtualPhone:
         """
         model = self.profile.model
         anonymous = self.knobs.anonymous
+        if self.family.identity is not None and model not in REAL_MODELS:
+            model = "Pixel 7"  # a google-family phone is a Pixel whatever its screen profile
         manufacturer, brand, codename = REAL_MODELS.get(model) or (
             self.profile.manufacturer, self.profile.manufacturer.lower(), _PRODUCT_CODENAMES.get(model, _slug(model)))
+        if self.family.identity is not None:
+            manufacturer, brand = self.family.identity
         dev = self._device_info()
         release = str(self.knobs.android)
         sdk = str(self.knobs.sdk)
@@ -293,7 +297,7 @@ class VirtualPhone:
             "ro.kernel.version": "5.10",
         }
         if not anonymous:
-            props.update({"ro.s2r.virtual": "1", "ro.s2r.flavor": self.knobs.flavor})
+            props.update({"ro.s2r.virtual": "1", "ro.s2r.flavor": self.knobs.flavor, "ro.s2r.family": self.knobs.family})
         return props
 
     def _pixel_serial(self) -> str:
@@ -419,7 +423,7 @@ class VirtualPhone:
             pkg, act = self._foreground_locked()
             ws.foreground.package = pkg
             ws.foreground.activity = act
-            ws.foreground.app = PACKAGE_APPS.get(pkg) or registry().app_of_package(pkg)
+            ws.foreground.app = self.family.package_apps.get(pkg) or registry().app_of_package(pkg)
             return ws
 
     def patch(self, patch: StatePatch | dict[str, Any]) -> None:
@@ -679,10 +683,9 @@ class VirtualPhone:
             pkg = pkg or pkg2
             act = pkg2 + act if act.startswith(".") else act
             return pkg2, act
-        pkg = pkg or SIM_PACKAGES["launcher"]
-        from .android_am import MAIN_ACTIVITIES
-
-        return pkg, pkg + MAIN_ACTIVITIES.get(pkg, ".MainActivity")
+        pkg = pkg or self.family.packages["launcher"]
+        app = self.family.by_package(pkg)
+        return pkg, app.full(app.launcher) if app is not None else pkg + ".MainActivity"
 
     def ui_overlays(self) -> dict[str, Any]:
         """What covers the app: a dialog (kind/app), the shade, recents, the keyboard."""
@@ -870,7 +873,7 @@ class VirtualPhone:
         if app_id == "launcher":
             self._inject({"kind": "key", "key": "home"})
             return True
-        if app_id not in SIM_PACKAGES:
+        if app_id not in self.family.apps:
             return False
         if route:
             def go(d: dict[str, Any]) -> None:
@@ -891,7 +894,7 @@ class VirtualPhone:
 
     def force_stop(self, package: str) -> bool:
         """``am force-stop``: the app's task is removed; if it was in front, home shows."""
-        app = PACKAGE_APPS.get(package)
+        app = self.family.package_apps.get(package)
         if app is None or app == "launcher":
             return False
 
@@ -1184,7 +1187,7 @@ class VirtualPhone:
             "model": props["ro.product.model"], "manufacturer": props["ro.product.manufacturer"],
             "product": props["ro.product.name"], "sdk": int(props["ro.build.version.sdk"]),
             "android_version": props["ro.build.version.release"],
-            "profile": self.profile.name, "flavor": self.knobs.flavor,
+            "profile": self.profile.name, "flavor": self.knobs.flavor, "family": self.knobs.family,
             "display": {"width": W, "height": H, "physical_width": self.profile.width_px,
                         "physical_height": self.profile.height_px, "density": self.density,
                         "physical_density": self.profile.density, "rotation": self.rotation,

@@ -103,6 +103,9 @@ def register(app: typer.Typer) -> None:
         bootstrap: int = typer.Option(2000, help="Bootstrap replicates for the CIs."),
         vdevice_android: str = typer.Option(None, "--vdevice-android", metavar="11,14,15",
                                             help="Android releases of the virtual phones, spread over the farm."),
+        vdevice_family: str = typer.Option(None, "--vdevice-family", metavar="aosp,google",
+                                           help="Phone families of the virtual phones (aosp, google), spread over "
+                                                "the farm."),
         vdevice_permissive: bool = typer.Option(False, "--vdevice-permissive",
                                                 help="Virtual phones accept every write (rooted-emulator-like)."),
         grant_appops: bool = typer.Option(False, "--grant-appops",
@@ -124,7 +127,8 @@ def register(app: typer.Typer) -> None:
         run_paired(out=out, policies=policy, sim_flavor=flavor, sim_profile=profile, device=device, split=split,
                    tasks=tasks, seeds=seeds, repeats=repeats, workers=workers, resume=resume, limit=limit,
                    bootstrap=bootstrap, max_policy_outages=max_policy_outages, ray=ray,
-                   device_run=device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices))
+                   device_run=device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices,
+                                                 vdevice_family=vdevice_family))
 
     @app.command("demo")
     def demo(

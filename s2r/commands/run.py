@@ -40,6 +40,10 @@ def register(app: typer.Typer) -> None:
         vdevice_android: str = typer.Option(None, "--vdevice-android", metavar="11,14,15",
                                             help="Android releases of the virtual phones (vdevice:N), spread over "
                                                  "the farm in turn (default 14)."),
+        vdevice_family: str = typer.Option(None, "--vdevice-family", metavar="aosp,google",
+                                           help="Phone families of the virtual phones (vdevice:N), spread over "
+                                                "the farm in turn: aosp (the AOSP apps), google (a Pixel's apps). "
+                                                "Default: the vdevice spec's flavor's."),
         vdevice_permissive: bool = typer.Option(False, "--vdevice-permissive",
                                                 help="Virtual phones accept every write, like a rooted emulator "
                                                      "(default: stock, unrooted phones)."),
@@ -62,7 +66,8 @@ def register(app: typer.Typer) -> None:
 
         if not sim and not device:
             raise typer.BadParameter("choose a backend: --sim or --device SPEC")
-        dev_opts = device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices)
+        dev_opts = device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices,
+                                      vdevice_family=vdevice_family)
         preflight_or_exit(policy)
         sess = _create_or_exit(lambda: Session.create(
             out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=sim, flavor=flavor,
@@ -131,14 +136,16 @@ def latest_records(recs: list) -> list:
 
 
 def device_run_options(vdevice_android: str | None, vdevice_permissive: bool, grant_appops: bool,
-                       wait_devices: float) -> Any:
+                       wait_devices: float, vdevice_family: str | None = None) -> Any:
     """The device-side options of ``run``/``paired``, validated (a bad value is a usage error)."""
-    from s2r.commands.vdevice import parse_android_versions
+    from s2r.commands.vdevice import parse_android_versions, parse_families
     from transfer.session import DeviceRunOptions
 
     try:
         versions = parse_android_versions(vdevice_android) if vdevice_android else []
-        return DeviceRunOptions(vdevice_android=versions, vdevice_permissive=vdevice_permissive,
+        families = parse_families(vdevice_family) if vdevice_family is not None else []
+        return DeviceRunOptions(vdevice_android=versions, vdevice_family=families,
+                                vdevice_permissive=vdevice_permissive,
                                 grant_appops=grant_appops, wait_devices=wait_devices)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from e

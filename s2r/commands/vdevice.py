@@ -30,14 +30,35 @@ vdevice_app = typer.Typer(help="Virtual Android phones (a sim phone behind a rea
 DEFAULT_PORT = 6555
 
 
-def _knobs(profile: str, flavor: str, seed: int, latency_ms: float, animation_ms: int | None, jitter: int,
+def family_option(value: str | None) -> str | None:
+    """``--family``: one of the virtual phone's families, or a usage error (exit 2) naming them."""
+    from device.virtual.families import FAMILY_NAMES
+
+    if value is not None and value not in FAMILY_NAMES:
+        raise typer.BadParameter(f"{value!r} is not a phone family; the families are: {', '.join(FAMILY_NAMES)}")
+    return value
+
+
+def parse_families(text: str | None) -> list[str]:
+    """``"aosp,google"`` → ``["aosp", "google"]``; raises ``ValueError`` naming the families there are."""
+    from device.virtual.families import FAMILY_NAMES
+
+    out = [f.strip() for f in (text or "").split(",") if f.strip()]
+    bad = [f for f in out if f not in FAMILY_NAMES]
+    if bad or not out:
+        raise ValueError(f"{', '.join(map(repr, bad)) or repr(text)}: not a phone family; the families are: "
+                         f"{', '.join(FAMILY_NAMES)}")
+    return out
+
+
+def _knobs(profile: str, flavor: str | None, seed: int, latency_ms: float, animation_ms: int | None, jitter: int,
            prompts: str | None, ime_visible: bool, drop_every: int, drop_probability: float,
            android: int = 14, permissive: bool = False, google_account: str | None = None,
            timing: str = "fast", locked: bool = False, locked_pin: str | None = None, anonymous: bool = False,
-           timezone: str = "UTC") -> Any:
+           timezone: str = "UTC", family: str | None = None) -> Any:
     from device.virtual.knobs import FlakyTransport, PhoneKnobs
 
-    kw: dict[str, Any] = dict(profile=profile, flavor=flavor, seed=seed, input_latency_ms=latency_ms,
+    kw: dict[str, Any] = dict(profile=profile, flavor=flavor, family=family, seed=seed, input_latency_ms=latency_ms,
                               animation_ms=animation_ms, touch_jitter_px=jitter, ime_visible=ime_visible,
                               flaky=FlakyTransport(drop_every_n=drop_every, drop_probability=drop_probability),
                               android=android, permissive=permissive, google_account=google_account or None,
@@ -78,7 +99,11 @@ def start(
     port: int = typer.Option(DEFAULT_PORT, help="adbd port of the first phone (0 = any free port); more phones "
                                                 "take the next ports."),
     profile: str = typer.Option("pixel", help="Device profile (screen size, density, model)."),
-    flavor: str = typer.Option("aosp", help="App flavor: aosp (stock Android) or sim.", callback=flavor_option),
+    flavor: str = typer.Option(None, help="App flavor: aosp (stock Android), google (a Pixel's apps) or sim "
+                                          "(default: the family's).", callback=flavor_option),
+    family: str = typer.Option(None, "--family", help="Phone family: aosp (the AOSP apps) or google (a Pixel: "
+                                                      "Google's apps and identity). Default: the flavor's, else aosp.",
+                               callback=family_option),
     count: int = typer.Option(1, min=1, max=32, help="How many phones."),
     connect: bool = typer.Option(False, "--connect", help="Register each phone with the adb server (adb connect)."),
     duration: float = typer.Option(0.0, help="Stop after this many seconds (0 = until Ctrl-C)."),
@@ -131,7 +156,8 @@ def start(
                 knobs = _knobs(profile, flavor, seed + i, latency_ms, animation_ms, jitter, prompts, not no_ime,
                                drop_every, drop_probability, android=versions[i % len(versions)],
                                permissive=permissive, google_account=google_account, timing=timing,
-                               locked=locked, locked_pin=locked_pin, anonymous=anonymous, timezone=timezone)
+                               locked=locked, locked_pin=locked_pin, anonymous=anonymous, timezone=timezone,
+                               family=family)
             except ValueError as e:
                 raise typer.BadParameter(str(e)) from e
             phone = VirtualPhone(knobs, port=(port + i) if port else 0)
@@ -160,7 +186,7 @@ def start(
                 typer.echo(f"  Android {kn.get('android')} {kind}, account: {kn.get('google_account') or 'none'}, "
                            f"lock: {'PIN' if kn.get('locked_pin') else 'swipe' if kn.get('locked') else 'none'}, "
                            f"time zone: {kn.get('timezone')}" + (", poses as a real phone" if kn.get("anonymous") else ""))
-                typer.echo(f"  {info['model']} ({info['profile']}, {info['flavor']}), "
+                typer.echo(f"  {info['model']} ({info['profile']}, family {info['family']}, flavor {info['flavor']}), "
                            f"{info['display']['width']}x{info['display']['height']} @ {info['display']['density']} dpi, "
                            f"serialno {info['serialno']}")
                 typer.echo("  knobs: " + json.dumps(info["knobs"], ensure_ascii=False))

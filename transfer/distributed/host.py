@@ -125,7 +125,8 @@ class EpisodeHost:
             if self.test_recipient:
                 opts["test_recipient"] = self.test_recipient
             self.devices = DeviceBackends.from_spec(device, options=DeviceOptions(**opts), knobs=dr.vdevice_knobs(),
-                                                    android=dr.vdevice_android, wait_devices=dr.wait_devices)
+                                                    android=dr.vdevice_android, family=dr.vdevice_family or None,
+                                                    wait_devices=dr.wait_devices)
 
     # ------------------------------------------------------------------ what the driver asks
     def info(self) -> dict[str, Any]:
