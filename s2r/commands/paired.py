@@ -137,12 +137,16 @@ def register(app: typer.Typer) -> None:
         resume: bool = typer.Option(True, "--resume/--fresh", help="Continue a previous demo run in OUT."),
         workers: int = typer.Option(2, help="Sim episodes in flight."),
         phones: int = typer.Option(3, help="Virtual phones (each runs one device episode at a time)."),
+        vdevice_family: str = typer.Option("aosp,google", "--vdevice-family", metavar="aosp,google",
+                                           help="Phone families the virtual phones take in turn (AOSP's apps, "
+                                                "a Pixel's Google apps): the report's per-family table compares them."),
     ) -> None:
         """The whole story with no phone and no GPU: base vs trained (and the oracle) on sim and a virtual phone."""
         import shutil
 
-        from s2r.commands.run import preflight_or_exit
+        from s2r.commands.run import device_run_options, preflight_or_exit
 
+        device_run = device_run_options(None, False, False, 30.0, vdevice_family)
         t0 = time.time()
         # the bundled checkpoints must load before an old demo directory is wiped
         preflight_or_exit(DEMO_POLICIES)
@@ -151,7 +155,8 @@ def register(app: typer.Typer) -> None:
         Console().print("[bold]s2r demo[/]: micro policy [cyan]base[/] vs [cyan]trained[/] "
                         "(trained in the sim: oracle-demo cloning, then GRPO), with the oracle for attribution — "
                         "the reference study's two tables: the sim gain on the held-out test split, then real59 "
-                        "in the simulator vs a virtual Android phone over adb", soft_wrap=True)
+                        "in the simulator vs virtual Android phones over adb "
+                        f"({', '.join(device_run.vdevice_family) or 'aosp'} families)", soft_wrap=True)
         resume = resume and out.exists()
         test = run_heldout_test(out / HELDOUT_DIR, quick=quick, workers=workers, resume=resume)
         real = run_paired(out=out, policies=DEMO_POLICIES, sim_flavor="sim",
@@ -159,7 +164,7 @@ def register(app: typer.Typer) -> None:
                           # phones run side by side with the sim's own workers on two cores
                           sim_profile="default", device=f"vdevice:{max(1, phones)}", split="real59",
                           tasks=",".join(quick_tasks("real59")) if quick else None, seeds=1, repeats=1,
-                          workers=workers, resume=resume, show_headline=False)
+                          workers=workers, resume=resume, show_headline=False, device_run=device_run)
         print_demo_tables(test, real, out, time.time() - t0)
 
 
