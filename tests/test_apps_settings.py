@@ -98,7 +98,9 @@ def test_a_family_is_told_by_the_manufacturer_or_its_own_marks_never_guessed() -
     assert d.family_of("com.android.phone", None, miui) == "xiaomi"
     assert d.family_of("com.android.settings", "samsung") == "samsung"
     assert d.family_of("com.android.settings", "Xiaomi") == "xiaomi"
-    assert d.family_of("com.android.settings", "Google") == "aosp"
+    # a Pixel's Settings is AOSP's package with Google's overlays: its family is told by the maker
+    assert d.family_of("com.android.settings", "Google") == "google"
+    assert d.family_of("com.android.settings", "Fairphone") == "aosp"
     # a Pixel's com.android.phone is not MIUI's, and unmarked it is no family's
     assert d.family_of("com.android.phone", "Google") is None
     assert d.family_of("com.android.phone", None, aosp) is None
@@ -193,7 +195,7 @@ def test_a_settings_screen_the_data_cannot_name_is_reported() -> None:
 
 # --- the simulator's two flavors ----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("flavor", ["sim", "aosp"])
+@pytest.mark.parametrize("flavor", ["sim", "aosp", "google"])
 def test_the_simulators_display_page_reads_the_worlds_toggles(flavor: str) -> None:
     pytest.importorskip("playwright")
     import sys
@@ -201,6 +203,7 @@ def test_the_simulators_display_page_reads_the_worlds_toggles(flavor: str) -> No
     sys.path.insert(0, str(HERE))
     from _simhelpers import fresh, run
 
+    from actionmap.actions import Scroll
     from transfer.oracle.skills import settings as S
 
     env = fresh(flavor)
@@ -211,10 +214,14 @@ def test_the_simulators_display_page_reads_the_worlds_toggles(flavor: str) -> No
         run(env, S.set_toggle, field="dark_mode", on=True)
         r = read_screen(env.observe().elements, app="settings", family=flavor)
         assert r.screen == "settings_page" and r.visible["title"] == "Display", r.problems
+        toggles = dict(r.visible["toggles"])
+        # the AOSP Display page is longer than a screen: what lies below the fold is read after a scroll
+        toggles.update(read_screen(env.step(Scroll(direction="down"))[0].elements, app="settings",
+                                   family=flavor).visible["toggles"])
         s = env.read_state().settings
-        label = {"sim": "Dark mode", "aosp": "Dark theme"}[flavor]
-        assert r.visible["toggles"][label] is s.dark_mode is True
-        assert r.visible["toggles"]["Auto-rotate screen"] == bool(s.auto_rotate)
-        assert r.visible["toggles"]["Adaptive brightness"] == bool(s.adaptive_brightness)
+        label = {"sim": "Dark mode", "aosp": "Dark theme", "google": "Dark theme"}[flavor]
+        assert toggles[label] is s.dark_mode is True
+        assert toggles["Auto-rotate screen"] == bool(s.auto_rotate)
+        assert toggles["Adaptive brightness"] == bool(s.adaptive_brightness)
     finally:
         env.close()

@@ -8,10 +8,11 @@ row label that has a switch or check box to its state; a page's main on/off bar 
 MainSwitchBar, Samsung's switch bar) is listed as ``"<label> (main switch)"``. Radio lists
 (a timeout, a network type) are read as ``options`` with the ``selected`` one.
 
-Samsung and MIUI ship AOSP's package name (com.android.settings; MIUI's mobile-network pages
-come from com.android.phone): when the manufacturer is not known, a family is chosen only on its
-own marks on the screen (``family_marker``: One UI's collapsing app bar, MIUI's ``miui:id``
-action bar), never guessed.
+Samsung, MIUI and Google's Pixels ship AOSP's package name (com.android.settings; MIUI's
+mobile-network pages come from com.android.phone): when the manufacturer is not known, a family is
+chosen only on its own marks on the screen (``family_marker``: One UI's collapsing app bar, MIUI's
+``miui:id`` action bar, the Pixel homepage's Google Account avatar, Google's search field), never
+guessed.
 """
 
 from __future__ import annotations

@@ -1,8 +1,11 @@
 // Settings: network, Bluetooth, display, sound & DND, location, about phone.
-// Flavor `aosp` follows stock Android's structure and wording (Wi‑Fi lives under
-// "Network & internet → Internet", Bluetooth under "Connected devices", "Dark theme").
+// This module is the `sim` flavor (our own structure: Wi‑Fi, Bluetooth and Airplane mode on the
+// homepage, "Dark mode", a Font size radio list, a Ring mode radio list). The `aosp` flavor — AOSP
+// Settings of Android 14 as its sources define it — is settings_aosp.js (widgets in settings_kit.js);
+// the `google` flavor (a Pixel's Settings) is google/settings.js. Both register over this app.
 import { html, registerApp, Screen, Row, SwitchRow, Section, Slider, Dialog, Radio, Field, Empty,
-  world, ui, go, t, flavor, update, setSetting, toast } from '../os.js';
+  world, ui, go, setSetting, toast } from '../os.js';
+import './settings_aosp.js';
 
 export const FONT_SCALES = [[0.85, 'Small'], [1.0, 'Default'], [1.15, 'Large'], [1.3, 'Largest']];
 export const TIMEOUTS = [[15000, '15 seconds'], [30000, '30 seconds'], [60000, '1 minute'], [120000, '2 minutes'],
@@ -11,26 +14,13 @@ const NETWORKS = ['HomeNet-5G', 'CoffeeShop', 'Office-Guest', 'Neighbor_2.4'];
 const PAIRED = ['Pixel Buds Pro', 'Car audio', 'JBL Flip 5'];
 
 const S = () => world().settings;
-const onoff = (v) => (v ? t('On', 'On') : t('Off', 'Off'));
+const onoff = (v) => (v ? 'On' : 'Off');
 const fontLabel = (v) => (FONT_SCALES.find(([x]) => Math.abs(x - v) < 0.01) || [v, `${v}×`])[1];
 const timeoutLabel = (v) => (TIMEOUTS.find(([x]) => x === v) || [v, `${Math.round(v / 1000)} seconds`])[1];
 const pct = (b) => `${Math.round((b / 255) * 100)}%`;
 
 function main() {
   const s = S();
-  if (flavor() === 'aosp') {
-    return Screen({ title: 'Settings', up: false, actions: [{ icon: '🔍', desc: 'Search settings', id: 'search_action_bar', onClick: () => go('search') }], body: html`
-      ${Row({ icon: '📶', title: 'Network & internet', subtitle: s.airplane_mode ? 'Airplane mode is on' : s.wifi ? 'Wi‑Fi' : 'Wi‑Fi is off', onClick: () => go('network') })}
-      ${Row({ icon: '🔗', title: 'Connected devices', subtitle: 'Bluetooth, pairing', onClick: () => go('connected') })}
-      ${Row({ icon: '🔔', title: 'Notifications', subtitle: 'Notification history, conversations', onClick: () => toast('Notifications') })}
-      ${Row({ icon: '🔋', title: 'Battery', subtitle: `${window.S2R.state.sys.battery}%`, onClick: () => go('battery') })}
-      ${Row({ icon: '☀', title: 'Display', subtitle: 'Dark theme, font size, brightness', onClick: () => go('display') })}
-      ${Row({ icon: '🔊', title: 'Sound & vibration', subtitle: 'Volume, haptics, Do Not Disturb', onClick: () => go('sound') })}
-      ${Row({ icon: '📍', title: 'Location', subtitle: s.location ? 'On' : 'Off', onClick: () => go('location') })}
-      ${Row({ icon: '🛡', title: 'Security & privacy', subtitle: 'App security, device lock', onClick: () => toast('Security & privacy') })}
-      ${Row({ icon: 'ℹ', title: 'About phone', subtitle: world().device.model, onClick: () => go('about') })}
-    ` });
-  }
   return Screen({ title: 'Settings', up: false, actions: [{ icon: '🔍', desc: 'Search', id: 'search', onClick: () => go('search') }], body: html`
     ${Row({ icon: '📶', title: 'Wi‑Fi', subtitle: s.wifi ? 'On' : 'Off', onClick: () => go('wifi'), id: 'wifi_settings' })}
     ${Row({ icon: '✻', title: 'Bluetooth', subtitle: s.bluetooth ? 'On' : 'Off', onClick: () => go('bluetooth'), id: 'bluetooth_settings' })}
@@ -43,20 +33,9 @@ function main() {
   ` });
 }
 
-function network() {
-  const s = S();
-  return Screen({ title: 'Network & internet', body: html`
-    ${Row({ icon: '📶', title: 'Internet', subtitle: s.airplane_mode ? 'Airplane mode' : s.wifi ? NETWORKS[0] : 'Wi‑Fi is off', onClick: () => go('wifi') })}
-    ${Row({ icon: '📱', title: 'SIMs', subtitle: 'Carrier', onClick: () => go('mobile') })}
-    ${SwitchRow({ title: 'Airplane mode', checked: s.airplane_mode, onChange: (v) => setSetting('airplane_mode', v), id: 'airplane_mode' })}
-    ${Row({ icon: '🔥', title: 'Hotspot & tethering', subtitle: 'Off', onClick: () => toast('Hotspot & tethering') })}
-    ${Row({ icon: '🔒', title: 'Private DNS', subtitle: 'Automatic', onClick: () => toast('Private DNS') })}
-  ` });
-}
-
 function mobile() {
   const s = S();
-  return Screen({ title: t('Mobile network', 'SIMs'), body: html`
+  return Screen({ title: 'Mobile network', body: html`
     ${SwitchRow({ title: 'Mobile data', subtitle: 'Access data using mobile network', checked: !!s.mobile_data, onChange: (v) => { s.mobile_data = v; }, id: 'mobile_data' })}
     ${Row({ title: 'Roaming', subtitle: 'Off' })}
   ` });
@@ -65,53 +44,32 @@ function mobile() {
 function wifi() {
   const s = S();
   const on = !!s.wifi && !s.airplane_mode;
-  return Screen({ title: t('Wi‑Fi', 'Internet'), body: html`
-    ${SwitchRow({ title: t('Use Wi‑Fi', 'Wi‑Fi'), checked: !!s.wifi, onChange: (v) => setSetting('wifi', v), id: 'wifi_switch' })}
-    ${on ? html`${Section(t('Available networks', 'Networks'))}${NETWORKS.map((n, i) => Row({ icon: '📶', title: n, subtitle: i === 0 ? 'Connected' : 'Saved', onClick: () => toast(n) }))}`
-      : Empty(t('Turn on Wi‑Fi to see available networks', 'To see available networks, turn Wi‑Fi on'))}
+  return Screen({ title: 'Wi‑Fi', body: html`
+    ${SwitchRow({ title: 'Use Wi‑Fi', checked: !!s.wifi, onChange: (v) => setSetting('wifi', v), id: 'wifi_switch' })}
+    ${on ? html`${Section('Available networks')}${NETWORKS.map((n, i) => Row({ icon: '📶', title: n, subtitle: i === 0 ? 'Connected' : 'Saved', onClick: () => toast(n) }))}`
+      : Empty('Turn on Wi‑Fi to see available networks')}
   ` });
 }
 
 function bluetooth() {
   const s = S();
-  return Screen({ title: t('Bluetooth', 'Bluetooth'), body: html`
-    ${SwitchRow({ title: t('Use Bluetooth', 'Use Bluetooth'), checked: !!s.bluetooth, onChange: (v) => setSetting('bluetooth', v), id: 'bluetooth_switch' })}
+  return Screen({ title: 'Bluetooth', body: html`
+    ${SwitchRow({ title: 'Use Bluetooth', checked: !!s.bluetooth, onChange: (v) => setSetting('bluetooth', v), id: 'bluetooth_switch' })}
     ${Row({ title: 'Device name', subtitle: s.device_name || world().device.model, onClick: () => { ui().fields.devname = s.device_name || ''; ui().dialog = { kind: 'devname' }; } })}
     ${s.bluetooth ? html`${Section('Previously connected devices')}${PAIRED.map((n) => Row({ icon: '🎧', title: n, subtitle: 'Paired', onClick: () => toast(`Connecting to ${n}`) }))}` : null}
-  ` });
-}
-
-function connected() {
-  const s = S();
-  return Screen({ title: 'Connected devices', body: html`
-    ${Row({ icon: '+', title: 'Pair new device', onClick: () => toast('Bluetooth will turn on to pair') })}
-    ${Section('Saved devices')}
-    ${PAIRED.map((n) => Row({ icon: '🎧', title: n, subtitle: s.bluetooth ? 'Saved' : 'Bluetooth off' }))}
-    ${Row({ icon: '⚙', title: 'Connection preferences', subtitle: 'Bluetooth, Android Auto, NFC', onClick: () => go('connprefs') })}
-  ` });
-}
-
-function connprefs() {
-  const s = S();
-  return Screen({ title: 'Connection preferences', body: html`
-    ${Row({ icon: '✻', title: 'Bluetooth', subtitle: s.bluetooth ? 'On' : 'Off', onClick: () => go('bluetooth') })}
-    ${Row({ icon: '🚗', title: 'Android Auto', subtitle: 'Use apps on your car screen' })}
-    ${Row({ icon: '🖨', title: 'Printing', subtitle: '1 print service on' })}
   ` });
 }
 
 function display() {
   const s = S();
   const body = html`
-    ${Section(t('Brightness', 'Brightness'))}
+    ${Section('Brightness')}
     ${Row({ title: 'Brightness level', subtitle: pct(s.brightness), onClick: () => go('brightness'), id: 'brightness' })}
     ${SwitchRow({ title: 'Adaptive brightness', checked: !!s.adaptive_brightness, onChange: (v) => { s.adaptive_brightness = v; }, id: 'auto_brightness' })}
-    ${Section(t('Appearance', 'Lock display'))}
-    ${SwitchRow({ title: t('Dark mode', 'Dark theme'), checked: !!s.dark_mode, onChange: (v) => { s.dark_mode = v; }, id: 'dark_ui_mode' })}
-    ${Row({ title: 'Screen timeout', subtitle: t(`After ${timeoutLabel(s.screen_off_timeout_ms)}`, `After ${timeoutLabel(s.screen_off_timeout_ms)} of inactivity`), onClick: () => { ui().dialog = { kind: 'timeout' }; }, id: 'screen_timeout' })}
-    ${flavor() === 'aosp'
-      ? Row({ title: 'Display size and text', subtitle: `Font size: ${fontLabel(s.font_scale)}`, onClick: () => go('fontsize'), id: 'display_size_and_text' })
-      : Row({ title: 'Font size', subtitle: fontLabel(s.font_scale), onClick: () => go('fontsize'), id: 'font_size' })}
+    ${Section('Appearance')}
+    ${SwitchRow({ title: 'Dark mode', checked: !!s.dark_mode, onChange: (v) => { s.dark_mode = v; }, id: 'dark_ui_mode' })}
+    ${Row({ title: 'Screen timeout', subtitle: `After ${timeoutLabel(s.screen_off_timeout_ms)}`, onClick: () => { ui().dialog = { kind: 'timeout' }; }, id: 'screen_timeout' })}
+    ${Row({ title: 'Font size', subtitle: fontLabel(s.font_scale), onClick: () => go('fontsize'), id: 'font_size' })}
     ${SwitchRow({ title: 'Auto-rotate screen', checked: !!s.auto_rotate, onChange: (v) => { s.auto_rotate = v; }, id: 'auto_rotate' })}
   `;
   return Screen({ title: 'Display', body });
@@ -128,7 +86,7 @@ function brightness() {
 
 function fontsize() {
   const s = S();
-  return Screen({ title: t('Font size', 'Display size and text'), body: html`
+  return Screen({ title: 'Font size', body: html`
     ${Section('Font size')}
     <div class="card" style="padding:12px 16px"><span data-cls="android.widget.TextView" data-rid="com.android.settings:id/preview_text" data-text="Preview">Preview: the quick brown fox</span></div>
     ${FONT_SCALES.map(([v, label]) => Radio({ label, checked: Math.abs(s.font_scale - v) < 0.01, onSelect: () => { s.font_scale = v; }, id: `font_${label.toLowerCase()}` }))}
@@ -137,32 +95,19 @@ function fontsize() {
 
 function sound() {
   const s = S();
-  return Screen({ title: t('Sound', 'Sound & vibration'), body: html`
+  return Screen({ title: 'Sound', body: html`
     ${Row({ title: 'Media volume', subtitle: `${s.media_volume ?? 0} / 25`, id: 'media_volume' })}
     <div style="display:flex;align-items:center">🔈${Slider({ value: s.media_volume ?? 0, min: 0, max: 25, id: 'media_volume_seekbar', desc: 'Media volume', onChange: (v) => { s.media_volume = v; } })}</div>
-    ${flavor() === 'aosp'
-      ? Row({ title: 'Do Not Disturb', subtitle: s.do_not_disturb ? 'On' : 'Off', onClick: () => go('dnd'), id: 'zen_mode' })
-      : SwitchRow({ title: 'Do not disturb', checked: !!s.do_not_disturb, onChange: (v) => { s.do_not_disturb = v; }, id: 'zen_mode' })}
+    ${SwitchRow({ title: 'Do not disturb', checked: !!s.do_not_disturb, onChange: (v) => { s.do_not_disturb = v; }, id: 'zen_mode' })}
     ${Section('Ring mode')}
     ${['normal', 'vibrate', 'silent'].map((m) => Radio({ label: { normal: 'Ring', vibrate: 'Vibrate', silent: 'Mute' }[m], checked: s.ringer_mode === m, onSelect: () => { s.ringer_mode = m; }, id: `ring_${m}` }))}
-  ` });
-}
-
-function dnd() {
-  const s = S();
-  return Screen({ title: 'Do Not Disturb', body: html`
-    ${SwitchRow({ title: 'Do Not Disturb', subtitle: 'Only get notified by important people and apps', checked: !!s.do_not_disturb, onChange: (v) => { s.do_not_disturb = v; }, id: 'zen_mode_switch' })}
-    ${Section('What can interrupt Do Not Disturb')}
-    ${Row({ title: 'People', subtitle: 'Starred contacts can interrupt' })}
-    ${Row({ title: 'Apps', subtitle: 'No apps can interrupt' })}
-    ${Row({ title: 'Schedules', subtitle: 'Sleeping' })}
   ` });
 }
 
 function location() {
   const s = S();
   return Screen({ title: 'Location', body: html`
-    ${SwitchRow({ title: t('Use location', 'Use location'), checked: !!s.location, onChange: (v) => { s.location = v; }, id: 'location_switch' })}
+    ${SwitchRow({ title: 'Use location', checked: !!s.location, onChange: (v) => { s.location = v; }, id: 'location_switch' })}
     ${Section('Recent access')}
     ${s.location ? html`${Row({ icon: '🗺', title: 'Maps', subtitle: '2 min ago' })}${Row({ icon: '☁', title: 'Weather', subtitle: '1 hr ago' })}` : Empty('Location is off')}
   ` });
@@ -190,9 +135,9 @@ function about() {
 const ENTRIES = () => [
   ['Wi‑Fi', 'wifi'], ['Internet', 'wifi'], ['Bluetooth', 'bluetooth'], ['Display', 'display'], ['Brightness level', 'brightness'],
   ['Dark theme', 'display'], ['Dark mode', 'display'], ['Font size', 'fontsize'], ['Screen timeout', 'display'],
-  ['Auto-rotate screen', 'display'], ['Sound', 'sound'], ['Do Not Disturb', flavor() === 'aosp' ? 'dnd' : 'sound'],
+  ['Auto-rotate screen', 'display'], ['Sound', 'sound'], ['Do Not Disturb', 'sound'],
   ['Location', 'location'], ['About phone', 'about'], ['Android version', 'about'], ['Model', 'about'],
-  ['Battery', 'battery'], ['Mobile data', 'mobile'], ['Airplane mode', flavor() === 'aosp' ? 'network' : 'main'],
+  ['Battery', 'battery'], ['Mobile data', 'mobile'], ['Airplane mode', 'main'],
 ];
 function search() {
   const q = (ui().fields.settings_search || '').trim().toLowerCase();
@@ -213,7 +158,7 @@ const dialogs = {
 registerApp({
   id: 'settings', label: 'Settings', pkg: 'com.android.settings', icon: '⚙', color: '#5f6368',
   root: { s: 'main', p: {} },
-  screens: { main, network, mobile, wifi, bluetooth, connected, connprefs, display, brightness, fontsize, sound, dnd, location, battery, about, search },
+  screens: { main, mobile, wifi, bluetooth, display, brightness, fontsize, sound, location, battery, about, search },
   dialogs,
   activity: (r) => (r.s === 'main' ? 'com.android.settings/.Settings' : `com.android.settings/.SubSettings`),
 });

@@ -187,9 +187,16 @@ def solve_conditional_radio(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.settings.ringer_vibrate", "train.settings.ringer_silent")
 def solve_ringer(ctx: Ctx, inst: Any) -> Skill:
+    mode = "vibrate" if inst.template_id.endswith("vibrate") else "silent"
     yield from _open_sound(ctx)
-    modes = S.words(ctx, "ring_modes")
-    yield from S.tap_option(ctx, modes["vibrate" if inst.template_id.endswith("vibrate") else "silent"])
+    if S.has_words(ctx, "ring_volume"):
+        # the family sets the ringer with its Ring volume slider: at 0 a phone with a vibrator vibrates;
+        # nothing in its Settings silences the ringer (SystemUI's volume dialog does)
+        if mode != "vibrate":
+            raise OracleError(f"settings: the {ctx.family(S.APP)} family's Settings has no control that silences the ringer")
+        yield from S.set_slider_fraction(ctx, S.words(ctx, "ring_volume"), 0.0)
+    else:
+        yield from S.tap_option(ctx, S.words(ctx, "ring_modes")[mode])
     yield from complete(ctx)
 
 
@@ -280,10 +287,5 @@ def solve_query_timeout(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("train.settings.query_font")
 def solve_query_font(ctx: Ctx, inst: Any) -> Skill:
-    yield from _open_display(ctx)
-    summary = yield from S.row_summary(ctx, S.words(ctx, "font_size"))
-    sizes = sorted(S.words(ctx, "font_sizes"), key=len, reverse=True)  # 'Largest' before 'Large'
-    m = re.search("(" + "|".join(re.escape(x) for x in sizes) + ")", summary)
-    if not m:
-        raise OracleError(f"cannot read a font size in {summary!r}")
-    yield from answer(ctx, size=m.group(1))
+    size = yield from S.read_font_size(ctx)
+    yield from answer(ctx, size=size)
