@@ -17,26 +17,14 @@ from typing import Any, Iterator
 
 import pytest
 
-from _screens import compare, recipes
+from _screens import compare, known_gaps, recipes
 
 pytestmark = pytest.mark.timeout(900)
 
 RECIPES = recipes()
 
 
-def _known_gaps() -> dict[str, list[str]]:
-    """Differences a recipe module declares as the real dump's framing, not the simulator's
-    (``KNOWN_GAPS`` beside ``RECIPES``, e.g. a row the real capture cut off at the screen's edge):
-    the phone's reading must differ by exactly those, and by nothing else."""
-    import importlib
-
-    out: dict[str, list[str]] = {}
-    for f in sorted(Path(__file__).parent.glob("_recipes_*.py")):
-        out.update(getattr(importlib.import_module(f.stem), "KNOWN_GAPS", {}) or {})
-    return out
-
-
-KNOWN_GAPS = _known_gaps()
+KNOWN_GAPS = known_gaps()
 #: flavor of a recipe → the family of the phone that draws it (device.virtual.knobs.PhoneKnobs)
 FAMILY_OF = {"aosp": "aosp", "google": "google"}
 

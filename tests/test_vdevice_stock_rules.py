@@ -216,7 +216,7 @@ def test_am_start_of_a_missing_or_unexported_activity(p14: Phone) -> None:
 
     import uiautomator2 as u2
 
-    d = u2.connect(p14.serial)
+    d = u2.connect(p14.host.client().device(p14.serial))  # this rig's adb server, not adbutils' module default
     r = d.shell(["am", "start", "-n", "com.android.deskclock/.worldclock.CitySelectionActivity"])
     assert r.exit_code == 255 and "not exported from uid" in r.output
     r = d.shell(["am", "start", "-n", "com.android.deskclock/.DeskClock"])

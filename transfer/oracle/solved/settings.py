@@ -185,7 +185,7 @@ def solve_conditional_radio(ctx: Ctx, inst: Any) -> Skill:
 
 # --- sound -----------------------------------------------------------------------------------------
 
-@solution("train.settings.ringer_vibrate", "train.settings.ringer_silent")
+@solution("train.settings.ringer_vibrate")
 def solve_ringer(ctx: Ctx, inst: Any) -> Skill:
     mode = "vibrate" if inst.template_id.endswith("vibrate") else "silent"
     yield from _open_sound(ctx)
