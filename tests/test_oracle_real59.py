@@ -1,8 +1,8 @@
-"""The oracle solves every real59 template in the sim, in both flavors, judged by the real judge.
+"""The oracle solves every real59 template in the sim, in every flavor, judged by the real judge.
 
 Why: the oracle is the proof that each of the 59 tasks is solvable from observations alone,
 and the yardstick that later separates bridge faults from policy faults on a phone. Every
-real59 template runs for seed 0 in the ``sim`` and the ``aosp`` flavor through
+real59 template runs for seed 0 in the ``sim``, ``aosp`` and ``google`` flavors through
 ``transfer.runner.run_episode`` (via ``experiments/oracle_check.py``) on a thread pool of 3
 over one SimPool with three pages. A failure prints the template, flavor, the oracle's abort
 reason or the failed checks, and its last actions and screen.
@@ -17,6 +17,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from sim.profiles import FLAVORS
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 3
@@ -46,7 +48,7 @@ def test_every_real59_template_has_a_solution() -> None:
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)
-def test_oracle_solves_real59_seed0_both_flavors() -> None:
+def test_oracle_solves_real59_seed0_every_flavor() -> None:
     pytest.importorskip("playwright")
     from sim.pool import SimPool
     from sim.runtime import Runtime
@@ -54,11 +56,11 @@ def test_oracle_solves_real59_seed0_both_flavors() -> None:
     oc = _oracle_check()
     pool = SimPool(Runtime.get(), pages_per_profile=WORKERS)
     try:
-        outs = oc.check("real59", [0], ("sim", "aosp"), workers=WORKERS, pool=pool)
+        outs = oc.check("real59", [0], FLAVORS, workers=WORKERS, pool=pool)
     finally:
         pool.rt.run(pool.close())
-    assert len(outs) == 59 * 2
-    assert {o.flavor for o in outs} == {"sim", "aosp"}
+    assert len(outs) == 59 * len(FLAVORS)
+    assert {o.flavor for o in outs} == set(FLAVORS) == {"sim", "aosp", "google"}
     # every episode was really run and judged (no infrastructure errors hidden as passes)
     assert all(o.error is None for o in outs), [o.template_id for o in outs if o.error]
     assert all(o.steps >= 1 for o in outs)
@@ -69,9 +71,9 @@ def test_oracle_solves_real59_seed0_both_flavors() -> None:
     assert all(o.success is True and o.side_effects == [] for o in outs)
     # query tasks end with an Answer, operate tasks with Complete, in each flavor
     kinds = {(o.template_id, o.flavor): o.terminated_by for o in outs}
-    assert len(kinds) == 59 * 2
+    assert len(kinds) == 59 * len(FLAVORS)
     from transfer.tasks.loader import load_templates
 
     for t in load_templates("real59"):
-        for flavor in ("sim", "aosp"):
+        for flavor in FLAVORS:
             assert kinds[t.id, flavor] == ("answer" if t.kind == "query" else "complete"), (t.id, flavor)

@@ -2,7 +2,7 @@
 
 Why: train templates are what policies learn from; a template the oracle cannot solve is a
 bad training signal. A fixed, evenly spread sample of 25 train templates runs for seed 1,
-alternating the ``sim`` and ``aosp`` flavors, through ``experiments/oracle_check.py`` (the
+the ``sim``, ``aosp`` and ``google`` flavors taking turns, through ``experiments/oracle_check.py`` (the
 real runner and judge). The helpers that turn what the screen shows into answers are
 checked directly.
 """
@@ -17,6 +17,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from sim.profiles import FLAVORS
 
 ROOT = Path(__file__).resolve().parent.parent
 WORKERS = 3
@@ -36,13 +38,13 @@ def _oracle_check() -> ModuleType:
 
 
 def train_sample(n: int = SAMPLE) -> list[tuple[str, str]]:
-    """``n`` train templates spread evenly over the sorted ids, flavors alternating."""
+    """``n`` train templates spread evenly over the sorted ids, the flavors taking turns."""
     from transfer.tasks.loader import load_templates
 
     ids = sorted(t.id for t in load_templates("train"))
     step = len(ids) / n
     picked = [ids[int(i * step)] for i in range(n)]
-    return [(tid, ("sim", "aosp")[i % 2]) for i, tid in enumerate(picked)]
+    return [(tid, FLAVORS[i % len(FLAVORS)]) for i, tid in enumerate(picked)]
 
 
 def test_every_train_template_has_a_solution() -> None:
