@@ -391,6 +391,17 @@ def test_every_selector_of_a_phone_family_is_cited() -> None:
     assert not uncited, uncited
 
 
+def test_the_google_family_cites_google_clock_evidence_not_the_simulator() -> None:
+    """Google Clock's selectors are evidence about real Pixels: each names one of the data's
+    evidence keys, none the simulator; where only DeskClock's source shows a control it says so."""
+    google = load_spec("clock").families["google"]
+    keys = ("WW", "MDC", "AW", "TC", "DC-ANC", "EVIDENCE.md")
+    cites = [(role, s.cite or "") for role, sels in google.roles.items() for s in sels]
+    assert [c for c in cites if not c[1].startswith(keys) or "simulator" in c[1] or "SIM " in c[1]] == []
+    assert {role for role, c in cites if c.startswith("DC-ANC")} == {"add_timer", "timer_label"}
+    assert set(google.evidence) >= {"WW", "MDC110", "AW", "TC", "DC-ANC"}
+
+
 # --- the oracle's skills go through the layer -------------------------------------------------
 
 SKILL_FILES = [ROOT / "transfer/oracle/skills/clock.py", ROOT / "transfer/oracle/solved/clock.py"]

@@ -9,21 +9,24 @@
 // TimePickerDialog, the "Cities" picker with check boxes, the stopwatch's FABs. Still the
 // simulator's there: the timer cards (timerCard), the stopwatch's one-piece time text, toasts
 // where DeskClock shows snackbars, and the Settings screen.
+// Flavor `google` (Google Clock on a Pixel) lives in apps/google/clock.js and registers its screens
+// over this app's; it shares the world helpers and AOSP widgets this module exports.
 //
 // World data: world().alarms / .timers / .stopwatch / .world_clocks, shaped exactly like the
 // Python WorldState. Sim time (world().time) is the phone's local time; world-clock times
 // come from a fixed UTC-offset table (no daylight saving), treating local time as UTC.
 import { html, registerApp, Screen, Switch, SwitchRow, Button, Field, Tabs,
-  Dialog, TimePickerBody, readTime, Text, Section, Empty, A, world, ui, go, replace, back, t, flavor, update,
+  Dialog, TimePickerBody, readTime, Text, Section, Empty, A, world, ui, go, replace, back, t, flavor, stock, update,
   toast, now, fmtTime, pad2, nextId, rerender, scrollKey } from '../os.js';
 
 const PKG = 'com.android.deskclock';
-const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-const DAY_SHORT = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
-const DAY_LONG = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
-const DAY_LETTER = { mon: 'M', tue: 'T', wed: 'W', thu: 'T', fri: 'F', sat: 'S', sun: 'S' };
-// Monday first in our flavor; a US-locale Pixel starts the week on Sunday.
-const dayOrder = () => (flavor() === 'aosp' ? ['sun', ...DAYS.slice(0, 6)] : DAYS);
+export const DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+export const DAY_SHORT = { mon: 'Mon', tue: 'Tue', wed: 'Wed', thu: 'Thu', fri: 'Fri', sat: 'Sat', sun: 'Sun' };
+export const DAY_LONG = { mon: 'Monday', tue: 'Tuesday', wed: 'Wednesday', thu: 'Thursday', fri: 'Friday', sat: 'Saturday', sun: 'Sunday' };
+export const DAY_LETTER = { mon: 'M', tue: 'T', wed: 'W', thu: 'T', fri: 'F', sat: 'S', sun: 'S' };
+// Monday first in our flavor; a US-locale phone starts the week on Sunday (AOSP DeskClock's
+// days_of_week.xml, and Google Clock's day_button_0 = Sunday in the real dumps).
+export const dayOrder = () => (stock() ? ['sun', ...DAYS.slice(0, 6)] : DAYS);
 
 // City → [country, UTC offset in minutes]. Standard time, no DST: the sim clock is treated as UTC.
 export const CITIES = {
@@ -51,7 +54,7 @@ export const CITIES = {
   'Tokyo': ['Japan', 540], 'Toronto': ['Canada', -300], 'Vancouver': ['Canada', -480], 'Vienna': ['Austria', 60],
   'Warsaw': ['Poland', 60], 'Zürich': ['Switzerland', 60],
 };
-const CITY_NAMES = Object.keys(CITIES).sort((a, b) => a.localeCompare(b, 'en'));
+export const CITY_NAMES = Object.keys(CITIES).sort((a, b) => a.localeCompare(b, 'en'));
 
 // ------------------------------------------------------------------------------------------
 // styles (layout only; colours come from the phone theme)
@@ -107,7 +110,7 @@ if (!document.getElementById('clock-css')) {
 // input helpers for our own widgets (the kit's Row/Button cover the rest). A long press must
 // not also fire the tap, exactly as the kit's rows behave; the timer is input mechanics only.
 const LONG_MS = 500;
-function press(onClick, onLong) {
+export function press(onClick, onLong) {
   const click = (e) => {
     e.stopPropagation();
     if (window.S2R.gestureLock) return;
@@ -123,25 +126,25 @@ function press(onClick, onLong) {
     onClick: (e) => { if (longFired) { longFired = false; e.stopPropagation(); return; } click(e); },
   };
 }
-const closeKb = () => { const u = ui(); u.focus = null; u.keyboard = false; };
-const closeDialog = () => { ui().dialog = null; closeKb(); };
+export const closeKb = () => { const u = ui(); u.focus = null; u.keyboard = false; };
+export const closeDialog = () => { ui().dialog = null; closeKb(); };
 
 // ------------------------------------------------------------------------------------------
 // world data access (lists may be absent in a patched world: create them on first write)
-const alarms = () => world().alarms || [];
-const alarmList = () => { if (!world().alarms) world().alarms = []; return world().alarms; };
-const alarmById = (id) => alarms().find((a) => a.id === id);
-const timers = () => world().timers || [];
-const timerList = () => { if (!world().timers) world().timers = []; return world().timers; };
-const stopwatch = () => {
+export const alarms = () => world().alarms || [];
+export const alarmList = () => { if (!world().alarms) world().alarms = []; return world().alarms; };
+export const alarmById = (id) => alarms().find((a) => a.id === id);
+export const timers = () => world().timers || [];
+export const timerList = () => { if (!world().timers) world().timers = []; return world().timers; };
+export const stopwatch = () => {
   if (!world().stopwatch) world().stopwatch = { elapsed_ms: 0, running: false, laps: [] };
   return world().stopwatch;
 };
-const cities = () => world().world_clocks || [];
-const cityList = () => { if (!world().world_clocks) world().world_clocks = []; return world().world_clocks; };
-const h24 = () => world().settings.time_24h !== false;
-const fmt = (h, m) => fmtTime(h, m);
-const sortDays = (days) => DAYS.filter((d) => days.includes(d));
+export const cities = () => world().world_clocks || [];
+export const cityList = () => { if (!world().world_clocks) world().world_clocks = []; return world().world_clocks; };
+export const h24 = () => world().settings.time_24h !== false;
+export const fmt = (h, m) => fmtTime(h, m);
+export const sortDays = (days) => DAYS.filter((d) => days.includes(d));
 
 // ------------------------------------------------------------------------------------------
 // alarm scheduling (local time = sim clock)
@@ -150,7 +153,7 @@ function nowParts() {
   return { dayIdx: (d.getUTCDay() + 6) % 7, sec: d.getUTCHours() * 3600 + d.getUTCMinutes() * 60 + d.getUTCSeconds() };
 }
 /** Seconds until the alarm next rings and the day it rings on (index into DAYS). */
-function nextRing(a) {
+export function nextRing(a) {
   const { dayIdx, sec } = nowParts();
   const at = a.hour * 3600 + a.minute * 60;
   for (let off = 0; off <= 7; off++) {
@@ -160,7 +163,7 @@ function nextRing(a) {
   }
   return { inSec: 7 * 86400, dayIdx, off: 7 };
 }
-function nextAlarm() {
+export function nextAlarm() {
   let best = null;
   for (const a of alarms()) {
     if (!a.enabled) continue;
@@ -179,7 +182,7 @@ function untilText(inSec) {
   return parts.join(' ');
 }
 /** aosp: DC alarms/AlarmUtils.java formatToast with res/values/strings.xml alarm_set (minutes floored). */
-function aospSetText(inSec) {
+export function aospSetText(inSec) {
   const mins = Math.floor(inSec / 60);
   const d = Math.floor(mins / 1440), h = Math.floor((mins % 1440) / 60), m = mins % 60;
   const q = (n, one, many) => `${n} ${n === 1 ? one : many}`;
@@ -188,7 +191,7 @@ function aospSetText(inSec) {
   const span = parts.length === 3 ? `${parts[0]}, ${parts[1]}, and ${parts[2]}` : parts.join(' and ');
   return `Alarm set for ${span} from now.`;
 }
-const alarmSetToast = (a) => toast(flavor() === 'aosp' ? aospSetText(nextRing(a).inSec)
+export const alarmSetToast = (a) => toast(stock() ? aospSetText(nextRing(a).inSec)
   : `Alarm set for ${untilText(nextRing(a).inSec)} from now`);
 
 function daysSummary(a) {  // sim
@@ -199,11 +202,11 @@ function daysSummary(a) {  // sim
   if (days.join() === 'sat,sun') return 'Weekends';
   return dayOrder().filter((d) => days.includes(d)).map((d) => DAY_SHORT[d]).join(', ');
 }
-const sortedAlarms = () => alarms().map((a, i) => [a, i])
+export const sortedAlarms = () => alarms().map((a, i) => [a, i])
   .sort((x, y) => (x[0].hour * 60 + x[0].minute) - (y[0].hour * 60 + y[0].minute) || x[1] - y[1]).map(([a]) => a);
-const switchDesc = (a) => `${fmt(a.hour, a.minute)}${a.label ? ' ' + a.label : ''} alarm`;
+export const switchDesc = (a) => `${fmt(a.hour, a.minute)}${a.label ? ' ' + a.label : ''} alarm`;
 
-function setEnabled(a, on) {
+export function setEnabled(a, on) {
   a.enabled = on;
   if (on) alarmSetToast(a);
 }
@@ -325,8 +328,8 @@ function edit(p) {
 
 // ------------------------------------------------------------------------------------------
 // Clock tab (world clock)
-function stripMarks(s) { return String(s).normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(); }
-function cityTime(city) {
+export function stripMarks(s) { return String(s).normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase(); }
+export function cityTime(city) {
   const c = CITIES[city];
   if (!c) return null;
   const d = new Date(now().getTime() + c[1] * 60000);
@@ -397,23 +400,23 @@ function citiesScreen(p) {
 
 // ------------------------------------------------------------------------------------------
 // Timer tab
-function fmtDur(sec) {
+export function fmtDur(sec) {
   const h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
-  if (flavor() !== 'aosp') return `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
+  if (!stock()) return `${pad2(h)}:${pad2(m)}:${pad2(s)}`;
   return h ? `${h}:${pad2(m)}:${pad2(s)}` : `${m}:${pad2(s)}`;
 }
-function fmtTotal(sec) {
+export function fmtTotal(sec) {
   const h = Math.floor(sec / 3600), m = Math.floor((sec % 3600) / 60), s = sec % 60;
   return [h ? `${h}h` : '', m ? `${m}m` : '', s || (!h && !m) ? `${s}s` : ''].filter(Boolean).join(' ');
 }
-function setupDigits() { return String(ui().fields.timer_digits ?? '').replace(/\D/g, '').slice(-6); }
+export function setupDigits() { return String(ui().fields.timer_digits ?? '').replace(/\D/g, '').slice(-6); }
 function digitsToHms(dg) {
   const s6 = dg.padStart(6, '0');
   return [parseInt(s6.slice(0, 2), 10), parseInt(s6.slice(2, 4), 10), parseInt(s6.slice(4, 6), 10)];
 }
 // the timer-setup keypad's state, shared by both flavors' setup screens: the typed digits (at
 // most six, no leading zeros), read as h/m/s, and the handler a digit key runs
-function setupEntry() {
+export function setupEntry() {
   const dg = setupDigits();
   const [h, m, s] = digitsToHms(dg);
   const disp = `${pad2(h)}h ${pad2(m)}m ${pad2(s)}s`;
@@ -479,7 +482,7 @@ function timerTab(p) {
 
 // ------------------------------------------------------------------------------------------
 // Stopwatch tab (elapsed time advances only with the sim clock: S2R.tick)
-function fmtSw(ms) {
+export function fmtSw(ms) {
   const cs = Math.floor(ms / 10) % 100, tot = Math.floor(ms / 1000);
   const h = Math.floor(tot / 3600), m = Math.floor((tot % 3600) / 60), s = tot % 60;
   return `${h ? h + ':' : ''}${pad2(m)}:${pad2(s)}.${pad2(cs)}`;
@@ -508,7 +511,7 @@ function stopwatchTab() {
 }
 
 // Settings (overflow menu): preferences that no task checks, for realism
-function settingsScreen() {
+export function settingsScreen() {
   const row = (title, value, id) => html`<div class="ck-line" style="padding:10px 20px"
       ...${A('android.widget.LinearLayout', { id, click: true })} ...${press(() => toast(`${title}: ${value}`))}>
     <div style="flex:1">${Text(title, { id: 'title' })}<br/>${Text(value, { id: 'summary', cls: 'ck-city-diff' })}</div></div>`;
@@ -612,7 +615,7 @@ const dialogs = {
 // Only nodes a dump shows are annotated; plain <div>s are layout only.
 
 // Strings (DC res/values/strings.xml, cm_strings.xml; FW core/res/res/values/strings.xml)
-const S = {
+export const S = {
   label: 'Label', labelDesc: 'Label', noLabel: 'No label specified', defaultLabel: 'Alarm', addLabel: 'Add label',
   expand: 'Expand alarm', collapse: 'Collapse alarm', vibrate: 'Vibrate', delete: 'Delete', ringtoneDesc: 'Ringtone',
   ringtone: 'Default (Cesium)', today: 'Today', tomorrow: 'Tomorrow', everyDay: 'Every day', noAlarms: 'No Alarms',
@@ -709,7 +712,7 @@ if (!document.getElementById('clock-aosp-css')) {
 
 // --- small widgets --------------------------------------------------------------------------
 /** androidx SwitchCompat: uiautomator prints an android.widget.Switch without text or description. */
-function SwitchCompat({ id, checked, onChange }) {
+export function SwitchCompat({ id, checked, onChange }) {
   return html`<div class=${'switch dc-switch' + (checked ? ' on' : '')}
       ...${V('android.widget.Switch', { id, click: true, checkable: true, checked, text: '' })}
       ...${press(() => onChange(!checked))}><div class="knob"></div></div>`;
@@ -721,12 +724,12 @@ function Fab(b, id, side) {
     ...${press(b.onClick)}>${b.icon}</div>`;
 }
 /** A scrolling list (RecyclerView/ListView) with the app's id; the phone keeps its scroll offset. */
-function ScrollList(id, children, cls = RV) {
+export function ScrollList(id, children, cls = RV) {
   return html`<div class="body scroll" data-scroll-key=${scrollKey()} ...${V(cls, { id, scroll: true })}>
     <div class="body-inner">${children}</div></div>`;
 }
 /** An EditText without a resource id (LabelDialogFragment's AppCompatEditText), bound to ui.fields[field]. */
-function BareEditText({ field, onSubmit }) {
+export function BareEditText({ field, onSubmit }) {
   const u = ui();
   const value = u.fields[field] ?? '';
   window.S2R.submitters[field] = onSubmit || null;
@@ -743,7 +746,7 @@ function BareEditText({ field, onSubmit }) {
  * scrollView > message; customPanel > custom > the custom view; buttonPanel > button3, button2
  * (negative), button1 (positive) in that order (FW alert_dialog_button_bar_material.xml).
  */
-function AlertAosp({ message, custom, positive, negative }) {
+export function AlertAosp({ message, custom, positive, negative }) {
   const btn = (b, n) => (b ? html`<div class="btn" ...${V('android.widget.Button', { id: `android:id/button${n}`, text: b.label, click: true })}
       ...${press(b.onClick)}>${b.label}</div>` : null);
   return html`<div class="scrim" onClick=${(e) => { if (e.target === e.currentTarget) update(() => closeDialog()); }}>
@@ -789,7 +792,7 @@ function deskClock(tab, { fragment, fab, left, right }) {
 // alarm_time_expanded.xml (+ alarm_time_summary.xml, days_of_week.xml), bound as
 // alarms/dataadapter/{AlarmItemViewHolder,CollapsedAlarmViewHolder,ExpandedAlarmViewHolder}.java
 /** data/Weekdays.java toString: short names (a single day by its long name), 'Every day' for all seven. */
-function aospDays(a) {
+export function aospDays(a) {
   const days = dayOrder().filter((d) => a.days.includes(d));
   if (!days.length) return { text: nextRing(a).off === 0 ? S.today : S.tomorrow, desc: '' };  // Alarm.isTomorrow
   if (days.length === 7) return { text: S.everyDay, desc: S.everyDay };
@@ -849,8 +852,8 @@ function alarmTabAosp() {
 // main_clock_frame.xml (+ date_and_next_alarm_time.xml), then one world_clock_item.xml (+
 // world_clock_city_container.xml) per city, bound as ClockFragment.java (CityViewHolder,
 // MainClockViewHolder), Utils.refreshAlarm / updateDate / createHoursDifferentString.
-function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
-function hoursAheadAosp(ct) {
+export function plural(n, one, many) { return `${n} ${n === 1 ? one : many}`; }
+export function hoursAheadAosp(ct) {
   const o = ct.offset, ah = Math.floor(Math.abs(o) / 60), am = Math.abs(o) % 60;
   if (o === 0) return null;  // same time: hours_ahead is GONE
   const ahead = o > 0;
@@ -1018,7 +1021,7 @@ function tpParse(d) {
   return { ok: hOk && mOk, h, m, hour: Number.isFinite(h) ? toDay(Math.min(Math.max(h, h24() ? 0 : 1), h24() ? 23 : 12)) : null,
     minute: Number.isFinite(m) ? Math.min(Math.max(m, 0), 59) : null };
 }
-function tpCommit(d, hour, minute) {
+export function tpCommit(d, hour, minute) {
   closeDialog();
   if (d.mode === 'draft') {  // the sim's Add/Edit alarm form, when a deep link opens it
     const p = ui().tasks.clock[ui().tasks.clock.length - 1].p;

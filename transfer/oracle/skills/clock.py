@@ -8,7 +8,9 @@ flavors and on each phone family the data describes. What differs between famili
 task is done is family data too: ``edits_inline`` (the alarm's card expands in the list, as on
 AOSP and Pixel, rather than opening a full-screen form with Save), ``confirms_delete``,
 ``city_picker_toggles`` (cities are checked in the city picker rather than tapped there and
-removed by long press). Alarm cards are found and read by the Clock driver
+removed by long press), ``city_search_toggles`` (a city search whose results add a city, or remove
+one already chosen, as on a Pixel). A first-launch tooltip over the app (``tooltip``) is tapped
+away before anything else. Alarm cards are found and read by the Clock driver
 (:meth:`device.apps.clock.ClockDriver.card_for`), collapsed or expanded, scrolling the list as
 needed, so the skills keep working with long lists and on other screen sizes. Query skills
 return what the screen shows.
@@ -121,7 +123,9 @@ def _overlaps(a: UIElement, b: UIElement) -> bool:
 
 
 def _ensure_clear(ctx: Ctx, refind: Callable[[], UIElement | None], what: str) -> Skill:
-    """Scroll until the element is wholly inside the list and not under a floating button."""
+    """Scroll until the element is wholly inside the list and not under a floating button. An
+    element nearly as tall as the list (an expanded alarm card on a Pixel) cannot be: its top is
+    brought into the list instead, where its time and switch are."""
     el = refind()
     for _ in range(3):
         if el is None:
@@ -130,11 +134,14 @@ def _ensure_clear(ctx: Ctx, refind: Callable[[], UIElement | None], what: str) -
         if lst is None:
             return el
         lb, b = lst.bounds, el.bounds
+        tall = b.bottom - b.top >= 0.6 * (lb.bottom - lb.top)
         under_fab = any(_overlaps(el, f) for f in _fabs(ctx))
-        if b.bottom >= lb.bottom - 1 or under_fab:
-            direction = "down"
-        elif b.top <= lb.top + 1:
+        if b.top <= lb.top + 1:
             direction = "up"
+        elif tall:
+            return el
+        elif b.bottom >= lb.bottom - 1 or under_fab:
+            direction = "down"
         else:
             return el
         before = _signature(ctx)
@@ -188,6 +195,10 @@ def open_clock(ctx: Ctx) -> Skill:
         allow = _role(ctx, "permission_allow")
         if allow is not None:  # a first-launch runtime permission prompt
             yield from _tap_el(ctx, allow)
+            continue
+        tip = _role(ctx, "tooltip")
+        if tip is not None:  # a first-launch tooltip (Pixel: over the Add alarm button); a tap dismisses it
+            yield from _tap_el(ctx, tip)
             continue
         dialog = _in_dialog(ctx)
         if _on_tabs(ctx) and not dialog and not ctx.obs.keyboard_visible:
@@ -256,15 +267,23 @@ def _set_period(ctx: Ctx, am: bool) -> Skill:
                                 pred=lambda e: norm(e.text) == want and not inside(e, spinner)))
 
 
+def _type_field(ctx: Ctx, role: str, text: str) -> Skill:
+    """Type into a keyboard-mode field; where only the field being edited is a text box and the
+    other shows a chip that selects it (Material time picker), tap the chip first."""
+    if not _has(ctx, role) and _has(ctx, f"{role}_chip"):
+        yield from tap_role(ctx, APP, f"{role}_chip")
+    return (yield from _type_role(ctx, role, text))
+
+
 def _fill_time_picker(ctx: Ctx, hour: int, minute: int) -> Skill:
     """Type a time into the time picker's keyboard mode (switching to it if needed) and press OK."""
     time_texts(hour, minute)  # validates
-    if not _has(ctx, "input_hour") and _has(ctx, "input_mode_toggle"):
+    if not (_has(ctx, "input_hour") or _has(ctx, "input_hour_chip")) and _has(ctx, "input_mode_toggle"):
         yield from tap_role(ctx, APP, "input_mode_toggle")
     twelve = _has(ctx, "am") or _has(ctx, "pm") or _has(ctx, "am_pm_spinner")
     h_text = str(hour % 12 or 12) if twelve else f"{hour:02d}"
-    yield from _type_role(ctx, "input_hour", h_text)
-    yield from _type_role(ctx, "input_minute", f"{minute:02d}")
+    yield from _type_field(ctx, "input_hour", h_text)
+    yield from _type_field(ctx, "input_minute", f"{minute:02d}")
     yield from _hide_keyboard(ctx)
     if twelve:
         yield from _set_period(ctx, hour < 12)
@@ -354,7 +373,8 @@ def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: Iterab
                 yield from _set_days_here(ctx, days)
             if label:
                 yield from _set_label_here(ctx, label)
-    yield from find_alarm(ctx, hour, minute, label)
+    probe = _card_probe(ctx, hour, minute, label)  # the new alarm is listed
+    yield from _scroll_until(ctx, probe, f"the new alarm {hour:02d}:{minute:02d}", first=_alarm_direction(ctx, hour, minute))
     return ctx.obs
 
 
@@ -504,6 +524,13 @@ def _city_probe(ctx: Ctx, city: str) -> Callable[[], UIElement | None]:
     return lambda: next((e for e in ctx.roles(APP, "city_name") if _fold(e.text) == want), None)
 
 
+def _names_city(text: str, want: str) -> bool:
+    """A city picker's entry for the (folded) city: its name, or its name qualified by its region
+    ('Chicago, IL, USA' on a Pixel)."""
+    t = _fold(text)
+    return t == want or t.startswith(want + ",")
+
+
 def _city_row(ctx: Ctx, name_el: UIElement) -> UIElement | None:
     return next((r for r in ctx.roles(APP, "city_row") if inside(name_el, r)), None)
 
@@ -572,17 +599,39 @@ def add_world_clock(ctx: Ctx, city: str) -> Skill:
             yield from _tap_el(ctx, box)
         yield from _leave_picker(ctx)
     else:
-        yield from tap_role(ctx, APP, "city_name", scroll=True, pred=lambda e: _fold(e.text) == want)
+        yield from tap_role(ctx, APP, "city_name", scroll=True, pred=lambda e: _names_city(e.text, want))
     if not _on_tabs(ctx):
         yield from _leave_picker(ctx)
     yield from _scroll_until(ctx, _city_probe(ctx, city), f"added city {city!r}")
     return ctx.obs
 
 
+def _chosen_in_search(ctx: Ctx, name: UIElement) -> bool:
+    """Whether a search result is marked as an already chosen city (a marker on its row)."""
+    top, bottom = name.bounds.top - name.bounds.height, name.bounds.bottom + name.bounds.height
+    return any(top <= m.bounds.center[1] <= bottom for m in ctx.roles(APP, "city_selected"))
+
+
+def _remove_by_search(ctx: Ctx, city: str) -> Skill:
+    """Search the city and tap its (chosen) result, which removes it."""
+    want = _fold(city)
+    yield from _open_city_picker(ctx, city)
+    yield from _hide_keyboard(ctx)
+    name = yield from scroll_to_role(ctx, APP, "city_name", pred=lambda e: _names_city(e.text, want))
+    if not _chosen_in_search(ctx, name):
+        raise OracleError(f"{city!r} is not marked as chosen in the city search")
+    yield from _tap_el(ctx, name)
+    if not _on_tabs(ctx):
+        yield from _leave_picker(ctx)
+    return ctx.obs
+
+
 def remove_world_clock(ctx: Ctx, city: str) -> Skill:
     """Remove ``city`` from the world clock (uncheck it in the city picker, or long press → Remove)."""
     yield from goto_tab(ctx, "clock")
-    if _flag(ctx, "city_picker_toggles"):
+    if _flag(ctx, "city_search_toggles"):
+        yield from _remove_by_search(ctx, city)
+    elif _flag(ctx, "city_picker_toggles"):
         yield from _open_city_picker(ctx, city, search=False)
         yield from _hide_keyboard(ctx)
         box = yield from _city_box(ctx, city)
@@ -734,12 +783,13 @@ def reset_stopwatch(ctx: Ctx) -> Skill:
 
 
 def read_stopwatch(ctx: Ctx) -> Skill:
-    """The stopwatch reading as shown ('00:04.00')."""
+    """The stopwatch reading as shown ('00:04.00'; '4.00' where the hundredths are a view of their own)."""
     yield from goto_tab(ctx, "stopwatch")
     el = _role(ctx, "stopwatch_time")
     if el is None:
         raise OracleError("no stopwatch reading")
-    return el.text
+    hs = _role(ctx, "stopwatch_hundredths")
+    return f"{el.text}.{hs.text}" if hs is not None else el.text
 
 
 __all__ = [

@@ -133,13 +133,6 @@ def set_alarm_label(ctx: Ctx, hour: int, minute: int, label: str) -> Skill:
     return (yield from set_label_expanded(ctx, label))
 
 
-def set_alarm_days(ctx: Ctx, hour: int, minute: int, days: list[str]) -> Skill:
-    if not C._flag(ctx, "edits_inline"):
-        return (yield from C.set_alarm_days(ctx, hour, minute, days))
-    yield from expand_alarm(ctx, hour, minute)
-    return (yield from set_days_expanded(ctx, days))
-
-
 def _t(inst: Any, key: str = "t") -> tuple[int, int]:
     t = inst.params[key]
     return int(t["hour"]), int(t["minute"])
@@ -184,12 +177,15 @@ def _sig(ctx: Ctx) -> list[tuple[str, object]]:
     return [(e.text, e.bounds) for e in ctx.obs.elements]
 
 
-def switch_all_at(ctx: Ctx, hour: int, minute: int, on: bool) -> Skill:
-    """Switch every alarm at hour:minute on/off, top to bottom (identical alarms included).
+def switch_all_at(ctx: Ctx, hour: int | None, minute: int | None, on: bool) -> Skill:
+    """Switch every alarm at hour:minute (every alarm, when ``hour`` is None) on/off, top to bottom
+    (identical alarms included), in one pass over the list.
 
-    Returns how many alarms at that time were seen switched the right way or switched."""
-    C.time_texts(hour, minute)  # validates
-    want = f"{hour:02d}:{minute:02d}"
+    Returns how many alarms were switched."""
+    want = None
+    if hour is not None:
+        C.time_texts(hour, minute or 0)  # validates
+        want = f"{hour:02d}:{minute:02d}"
     drv = C._drv()
     yield from C.goto_tab(ctx, "alarm")
     for _ in range(ctx.max_scrolls):  # to the top of the list
@@ -206,7 +202,7 @@ def switch_all_at(ctx: Ctx, hour: int, minute: int, on: bool) -> Skill:
             todo = None
             for card in m.find("alarm_card"):
                 sw = m.first("alarm_switch", within=card)
-                if sw is None or drv.card_time(m, card) != want or bool(sw.checked) == on:
+                if sw is None or bool(sw.checked) == on or (want is not None and drv.card_time(m, card) != want):
                     continue
                 cy = sw.bounds.center[1]
                 clear = (lst is None or lst.bounds.top < cy < lst.bounds.bottom - 4) and \
@@ -252,16 +248,48 @@ def solve_alarm_rename(ctx: Ctx, inst: Any) -> Skill:
     yield from complete(ctx)
 
 
+def set_days_all_at(ctx: Ctx, hour: int, minute: int, days: list[str]) -> Skill:
+    """Make every alarm at hour:minute repeat on exactly ``days`` ("the 8:00 alarm" means each of
+    them when there are two): the next card at that time reading other days is edited, until none."""
+    want = sorted({d.lower()[:3] for d in days}, key=C.DAYS.index)
+    key, drv = f"{hour:02d}:{minute:02d}", C._drv()
+
+    def other() -> UIElement | None:
+        m = ctx.ui(APP)
+        return next((c for c in m.find("alarm_card") if drv.card_time(m, c) == key
+                     and sorted(drv.card_days(m, c) or [], key=C.DAYS.index) != want), None)
+
+    for _ in range(6):
+        yield from C.goto_tab(ctx, "alarm")
+        card = yield from C._scroll_until(ctx, other, f"alarm {key}", must=False,
+                                          first=C._alarm_direction(ctx, hour, minute))
+        if card is None:
+            return ctx.obs
+        card = yield from C._ensure_clear(ctx, other, f"alarm {key}")
+        if C._flag(ctx, "edits_inline"):
+            arrow = ctx.role(APP, "expand_alarm", within=card)
+            if arrow is not None:
+                yield from act(ctx, Tap(target=arrow.index))
+            yield from set_days_expanded(ctx, want)
+        else:
+            yield from act(ctx, Tap(target=ctx.need(APP, "alarm_time", within=card).index))
+            yield from C._set_days_here(ctx, want)
+            yield from C._save_editor(ctx)
+    raise OracleError(f"alarms at {key} still repeat on other days")
+
+
 @solution("train.clock.alarm_add_repeat")
 def solve_alarm_add_repeat(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: set_alarm_days(ctx, *_t(inst), inst.params["days"]["value"]), tries=3)
+    yield from retrying(ctx, lambda: set_days_all_at(ctx, *_t(inst), inst.params["days"]["value"]), tries=3)
     yield from complete(ctx)
 
 
 @solution("train.clock.alarms_all_off")
 def solve_alarms_all_off(ctx: Ctx, inst: Any) -> Skill:
-    """Switch off every enabled alarm, re-reading the list until it shows none (a gesture the
-    app misreads — a scroll taken for a long press opens "Delete alarm?" — hides the list)."""
+    """Switch off every enabled alarm in one pass down the list, then re-read the list until it
+    shows none on (a gesture the app misreads — a scroll taken for a long press opens "Delete
+    alarm?" — hides the list)."""
+    yield from retrying(ctx, lambda: switch_all_at(ctx, None, None, on=False), tries=3)
     for _round in range(3):
         cards = yield from C.list_alarms(ctx)
         todo = [(t, lab) for t, lab, _d, on in cards if on]
@@ -351,8 +379,8 @@ def solve_world_clock_two(ctx: Ctx, inst: Any) -> Skill:
 def remove_world_clock(ctx: Ctx, city: str) -> Skill:
     """``skills.clock.remove_world_clock``; where a city is removed by long press, the long press
     falls back to a press-and-slide when the confirmation is dismissed by the release (see
-    ``_util.hold``)."""
-    if C._flag(ctx, "city_picker_toggles"):
+    ``_util.hold``). Families that remove a city in their city picker or search use the skill."""
+    if C._flag(ctx, "city_picker_toggles") or C._flag(ctx, "city_search_toggles"):
         return (yield from C.remove_world_clock(ctx, city))
     yield from C.goto_tab(ctx, "clock")
     probe = C._city_probe(ctx, city)
