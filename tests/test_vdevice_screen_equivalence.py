@@ -71,6 +71,11 @@ def test_there_are_recipes_to_check() -> None:
         assert flavor in FAMILY_OF, (key, flavor)
         assert callable(fn), key
         assert key.split("/", 1)[0] == flavor, (key, flavor)  # google/… recipes run on a google phone
+    # every real dump of a family the simulator models has its recipe: a new fixture is checked too
+    from _screens import REAL
+
+    dumps = {str(x.relative_to(REAL))[:-len(".xml")] for fam in FAMILY_OF for x in (REAL / fam).rglob("*.xml")}
+    assert dumps and dumps <= set(RECIPES), f"real dumps with no recipe: {sorted(dumps - set(RECIPES))}"
 
 
 @pytest.mark.parametrize("key", sorted(RECIPES))
