@@ -538,6 +538,15 @@ def open_alarm_list(ui: UIProbe, max_pages: int = 8) -> list[UIElement]:
     if tab is not None and (not tab.selected or not screen.is_alarm_list()):
         ui.probe_tap(tab)
         els = ui.probe_elements()
+    # A first-launch tooltip (Google Clock's Bedtime hint, a popup window over the lower part of the
+    # list) hides the cards' switches beneath it, and a short list does not scroll out from under
+    # it. A person taps it away: that only records the hint as shown, no alarm changes.
+    for _ in range(2):
+        tip = ClockScreen(els, probe_family(ui, "clock")).m.first("tooltip")
+        if tip is None:
+            break
+        ui.probe_tap(tip)
+        els = ui.probe_elements()
     return scroll_to_top(ui, els, max_pages)
 
 

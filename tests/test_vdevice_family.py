@@ -175,6 +175,27 @@ def test_detect_apps_reads_all_nine_as_google(pixel: Any, tmp_path: Path) -> Non
         env.close()
 
 
+def test_disabled_alarms_are_set_up_through_google_clock(pixel: Any, tmp_path: Path) -> None:
+    """A setup with switched-off alarms goes through the Clock app's list (the AlarmClock API makes
+    enabled alarms only): on a Pixel that list first shows the Bedtime tooltip over its lower cards,
+    which the probe taps away, as a person would, before it reaches the switches."""
+    from device.env import DeviceEnv
+    from transfer.tasks import instances
+
+    inst = next(i for i in instances("real59", [0]) if i.template_id == "clock.alarm_on")
+    want = {(a["hour"], a["minute"]) for a in inst.setup.add["alarms"] if a.get("enabled") is False}
+    assert len(want) >= 3
+    env = DeviceEnv(pixel.serial, journal_dir=str(tmp_path))
+    try:
+        env.start()
+        env.reset(inst)
+        ws = env.read_state()
+        got = {(a.hour, a.minute): a.enabled for a in ws.alarms}
+        assert all(got.get(hm) is False for hm in want), (want, got)
+    finally:
+        env.close()
+
+
 @pytest.mark.parametrize("app", [a for a in APP_IDS if a != "launcher"])
 def test_am_start_shows_the_pixel_package_in_the_dump(dev: Any, pixel: Any, app: str) -> None:
     """``am start -n`` of each app's component; uiautomator's dump then belongs to the Pixel package."""
