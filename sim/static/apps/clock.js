@@ -414,8 +414,9 @@ function digitsToHms(dg) {
   const s6 = dg.padStart(6, '0');
   return [parseInt(s6.slice(0, 2), 10), parseInt(s6.slice(2, 4), 10), parseInt(s6.slice(4, 6), 10)];
 }
-// the timer-setup keypad's state, shared by both flavors' setup screens: the typed digits (at
-// most six, no leading zeros), read as h/m/s, and the handler a digit key runs
+// the timer-setup keypad's state, shared by every flavor's setup screen: the typed digits (at
+// most six, no leading zeros), read as h/m/s, the handler a digit key runs, the delete key's, and
+// Start's (a running timer of the typed length, nothing when it is zero; back to the timer list)
 export function setupEntry() {
   const dg = setupDigits();
   const [h, m, s] = digitsToHms(dg);
@@ -426,10 +427,6 @@ export function setupEntry() {
     if (!cur && /^0+$/.test(k)) return;
     ui().fields.timer_digits = (cur + k).slice(0, 6).length === (cur + k).length ? cur + k : cur;
   };
-  return { dg, h, m, s, disp, desc, typed };
-}
-function timerSetup(p) {
-  const { dg, h, m, s, disp, desc, typed } = setupEntry();
   const del = () => { ui().fields.timer_digits = setupDigits().slice(0, -1); };
   const start = () => {
     const dur = h * 3600 + m * 60 + s;
@@ -438,6 +435,10 @@ function timerSetup(p) {
     ui().fields.timer_digits = '';
     replace('timer', {});
   };
+  return { dg, h, m, s, disp, desc, typed, del, start };
+}
+function timerSetup(p) {
+  const { dg, h, m, s, disp, desc, typed, del, start } = setupEntry();
   const hasTimers = timers().length > 0;
   const body = html`
     <div class=${'ck-setup' + (dg ? ' set' : '')} ...${A('android.widget.TextView', { id: 'timer_setup_time', text: disp, desc })}>${disp}</div>
@@ -952,22 +953,15 @@ function timerTabAosp(p) {
     const fragment = html`<div class="dc-frag" ...${V(FL, { id: 'timer_view' })}>${ScrollList('recycler_view', timers().map(timerCard))}</div>`;
     return deskClock('timer', { fragment, fab: { desc: S.addTimer, icon: '+', onClick: () => { ui().fields.timer_digits = ''; replace('timer', { setup: true }); } } });
   }
-  const { dg, h, m, s, disp, desc, typed } = setupEntry();
+  const { dg, h, m, s, disp, desc, typed, del, start } = setupEntry();
   const digit = (k) => html`<div class="btn" ...${V('android.widget.Button', { id: `timer_setup_digit_${k}`, text: k, click: true })} ...${press(typed(k))}>${k}</div>`;
   const fragment = html`<div class="dc-frag" ...${V(VG, { id: 'timer_setup' })}>
     <div class=${'ck-setup' + (dg ? ' set' : '')} ...${V(TV, { id: 'timer_setup_time', text: disp, desc })}>${disp}</div>
     <div class="ck-keypad" ...${V(LL, { id: 'timer_setup_digits' })}>
       ${['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0'].map(digit)}
       <div class=${'btn' + (dg ? '' : ' disabled')} ...${V('android.widget.Button', { id: 'timer_setup_delete', text: '⌫', desc: 'Delete', click: !!dg, disabled: !dg })}
-        ...${press(() => { ui().fields.timer_digits = setupDigits().slice(0, -1); })}>⌫</div>
+        ...${press(del)}>⌫</div>
     </div></div>`;
-  const start = () => {
-    const dur = h * 3600 + m * 60 + s;
-    if (dur <= 0) return;
-    timerList().push({ duration_s: dur, remaining_s: dur, running: true, label: '' });
-    ui().fields.timer_digits = '';
-    replace('timer', {});
-  };
   const valid = h * 3600 + m * 60 + s > 0;
   return deskClock('timer', { fragment, fab: valid ? { desc: S.timerStart, icon: '▶', onClick: start } : null,
     left: timers().length ? { desc: S.timerCancel, icon: '🗑', onClick: () => { ui().fields.timer_digits = ''; replace('timer', {}); } } : null });

@@ -321,31 +321,53 @@ function removeItem(prefix, countKey, i, labels) {
   closeKeyboard();
 }
 
-function save({ id }) {
+function save(p) {
+  saveForm(p, {
+    empty: () => toast("Can't save an empty contact"),
+    missing: () => { toast('Contact not found'); back(); },
+    saved: () => { if (!aosp()) toast('Contact saved'); },
+  });
+}
+
+/**
+ * Save the editor's form into the world and leave the editor: an edited contact is updated and the
+ * editor goes back to its details; a new one is added and the editor is replaced by its details.
+ * Every flavor's Save ends here, so all of them write the same records; what differs is passed in:
+ * `dirty()` false means nothing changed (the stock editors then just close, as AOSP's
+ * ContactEditorFragment does); `empty()` is what a form with no name to save does; `missing()` what
+ * an edit of a contact deleted meanwhile does; `saved(name)` what is said after saving.
+ */
+export function saveForm({ id }, { dirty = () => true, empty = closeEditor, missing = back, saved = () => {} } = {}) {
   const v = formValues();
   const first = v.first.trim(), last = v.last.trim(), company = v.company.trim();
   const phones = v.phones.map((p) => ({ number: p.number.trim(), label: p.label || 'mobile' })).filter((p) => p.number);
   const emails = v.emails.map((e) => e.trim()).filter(Boolean);
   // Android's display name falls back to the number, then the email, then the company
   const name = [first, last].filter(Boolean).join(' ') || (phones[0] || {}).number || emails[0] || company;
-  if (!name) { toast("Can't save an empty contact"); return; }
-  const w = world();
+  if (!name || !dirty()) { empty(); return; }
   closeKeyboard();
   if (id) {
     const c = byId(id);
-    if (!c) { toast('Contact not found'); back(); return; }
+    if (!c) { missing(); return; }
     Object.assign(c, { name, phones, emails, company });
     ui().fields.ct_form = null;
     back();
-    if (!aosp()) toast('Contact saved');
+    saved(name);
     return;
   }
+  const w = world();
   if (!w.contacts) w.contacts = [];
   const rec = { id: nextId('c'), name, phones, emails, company, starred: false, tag: null };
   w.contacts.push(rec);
   ui().fields.ct_form = null;
   replace('details', { id: rec.id });
-  if (!aosp()) toast('Contact saved');
+  saved(name);
+}
+/** Leave the editor without saving (the stock editors' Save with nothing to save, their close button). */
+export function closeEditor() {
+  closeKeyboard();
+  ui().fields.ct_form = null;
+  back();
 }
 
 function cancelEdit() {
@@ -635,21 +657,29 @@ function peopleShell(bar, body, fab) {
             ...${A('android.widget.ImageButton', { id: 'floating_action_button', desc: CS.create, click: true, text: '' })} ...${press(() => startCreate())}>+</div></div>` : null}
       </div></div></div></div>`;
 }
-function aospMain() {
+/** The stock apps' list (the google flavor's shares it): the ListView android:id/list of the
+ *  starred first, the first of them under the star header, then everyone under a letter header
+ *  where the letter changes, each drawn by `row(contact, { header, sel })`; `empty`'s text when
+ *  there is no one. Also the selection (the selected ids, null outside selection mode). */
+function listBody(row, empty) {
   const u = ui();
   const sel = u.ct_sel && u.ct_sel.length ? u.ct_sel : null;
   const list = sortedContacts();
-  const starred = list.filter((c) => c.starred);
   const rows = [];
-  starred.forEach((c, i) => rows.push(aospRow(c, { header: i === 0 ? 'star' : '', sel })));
+  list.filter((c) => c.starred).forEach((c, i) => rows.push(row(c, { header: i === 0 ? 'star' : '', sel })));
   let last = null;
   for (const c of list) {
     const L = letterOf(c.name);
-    rows.push(aospRow(c, { header: L !== last ? L : '', sel }));
+    rows.push(row(c, { header: L !== last ? L : '', sel }));
     last = L;
   }
   const body = list.length ? scroller('android.widget.ListView', 'android:id/list', rows)
-    : html`<div class="empty" ...${A('android.widget.TextView', { text: 'Your contacts list is empty' })}>Your contacts list is empty</div>`;
+    : html`<div class="empty" ...${A('android.widget.TextView', { text: empty })}>${empty}</div>`;
+  return { sel, body };
+}
+function aospMain() {
+  const u = ui();
+  const { sel, body } = listBody(aospRow, 'Your contacts list is empty');
   if (sel) {
     const bar = html`<div style="position:relative;height:56px;display:flex;align-items:center" ...${A('android.widget.FrameLayout', { id: 'selection_bar' })}>
       <div class="icon-btn" ...${A('android.widget.ImageButton', { id: 'selection_close', desc: CS.closeSel, click: true, text: '' })} ...${press(() => { ui().ct_sel = null; })}>✕</div>
@@ -770,52 +800,34 @@ function aospDetails({ id }) {
 // KindSectionView.setShowOneEmptyEditor: an empty editor below the last filled one);
 // ContactEditorFragment.java (Save with nothing to save closes; "<name> saved"; leaving with
 // changes asks CancelEditDialogFragment "Discard changes?" Discard / Cancel).
-function aospFormValues() {
+/** The form without its empty editors: what saving would store (the stock editors' dirty check). */
+function normForm() {
   const v = formValues();
   return JSON.stringify({ first: v.first.trim(), last: v.last.trim(), company: v.company.trim(),
     phones: v.phones.filter((p) => p.number.trim()).map((p) => [p.number.trim(), p.label]),
     emails: v.emails.map((e) => e.trim()).filter(Boolean) });
 }
 const EMPTY_FORM = JSON.stringify({ first: '', last: '', company: '', phones: [], emails: [] });
-function aospDirty() {
+/** Whether a stock editor's form differs from how it opened; `key` names the form's member holding
+ *  that start ('ainit' AOSP, 'ginit' Google: each flavor's editor notes its own). */
+export function formChanged(key) {
   const fm = ui().fields.ct_form;
-  if (!fm) return false;
-  if (fm.ainit === undefined) return false;
-  return fm.ainit !== aospFormValues();
+  return !!fm && fm[key] !== undefined && fm[key] !== normForm();
 }
-/** Keep one empty editor below the last filled phone and e-mail (mutates the form fields). */
-function ensureEmptyEditors() {
+const aospDirty = () => formChanged('ainit');
+/** Keep one empty editor below the last filled phone and e-mail (mutates the form fields), and note
+ *  the form's start under `key` the first time (see formChanged). */
+export function ensureEmptyEditors(key) {
   const f = ui().fields;
   const np = f.ct_np || 1, ne = f.ct_ne || 1;
   if (String(f[`ct_phone_${np - 1}`] ?? '').trim()) { f.ct_np = np + 1; f[`ct_plabel_${np}`] = 'mobile'; }
   if (String(f[`ct_email_${ne - 1}`] ?? '').trim()) f.ct_ne = ne + 1;
   // a new contact starts empty (values handed to it, as by the dialer's "Create new contact", are changes)
-  if (f.ct_form && f.ct_form.ainit === undefined) f.ct_form.ainit = f.ct_form.id ? aospFormValues() : EMPTY_FORM;
+  if (f.ct_form && f.ct_form[key] === undefined) f.ct_form[key] = f.ct_form.id ? normForm() : EMPTY_FORM;
 }
-function aospSave({ id }) {
-  const v = formValues();
-  const first = v.first.trim(), last = v.last.trim(), company = v.company.trim();
-  const phones = v.phones.map((p) => ({ number: p.number.trim(), label: p.label || 'mobile' })).filter((p) => p.number);
-  const emails = v.emails.map((e) => e.trim()).filter(Boolean);
-  const name = [first, last].filter(Boolean).join(' ') || (phones[0] || {}).number || emails[0] || company;
-  closeKeyboard();
-  if (!aospDirty() || !name) { ui().fields.ct_form = null; back(); return; }  // nothing to save: the editor just closes
-  const w = world();
-  if (id) {
-    const c = byId(id);
-    if (!c) { back(); return; }
-    Object.assign(c, { name, phones, emails, company });
-    ui().fields.ct_form = null;
-    back();
-    toast(CS.saved(name));
-    return;
-  }
-  if (!w.contacts) w.contacts = [];
-  const rec = { id: nextId('c'), name, phones, emails, company, starred: false, tag: null };
-  w.contacts.push(rec);
-  ui().fields.ct_form = null;
-  replace('details', { id: rec.id });
-  toast(CS.saved(name));
+function aospSave(p) {
+  // Save with nothing to save just closes; "<name> saved" after saving (ContactEditorFragment)
+  saveForm(p, { dirty: aospDirty, saved: (name) => toast(CS.saved(name)) });
 }
 function aospCancelEdit() {
   if (aospDirty()) { closeKeyboard(); ui().dialog = { kind: 'discard' }; return; }
@@ -844,7 +856,7 @@ function spinnerView(label, onOpen) {
     <span ...${A('android.widget.TextView', { id: 'android:id/text1', text: label })}>${label}</span><span>▾</span></div>`;
 }
 function aospEditor(p) {
-  ensureEmptyEditors();
+  ensureEmptyEditors('ainit');
   const u = ui();
   const f = u.fields;
   const np = f.ct_np || 1, ne = f.ct_ne || 1;
@@ -971,4 +983,4 @@ registerApp({
 
 // Shared with the `google` flavor (apps/google/contacts.js): the same records, form fields and
 // cross-app hand-offs drawn by Google Contacts' screens.
-export { byId, formValues, callNumber, removeItem, closeKeyboard, aospSnippet };
+export { byId, formValues, callNumber, removeItem, closeKeyboard, aospSnippet, listBody, scroller };

@@ -206,12 +206,19 @@ function Menu(items) {
 
 // ------------------------------------------------------------------------------------------
 // screens
+/** The conversation list's selection, as every flavor's list keeps it: the threads, the selected
+ *  keys still among them, whether selection mode is on, and the toggle a long press (or a tap
+ *  while selecting) runs on a row. */
+function listSelection() {
+  const u = ui();
+  const ths = threads();
+  const sel = (u.msel || []).filter((k) => ths.some((th) => th.key === k));
+  const toggle = (k) => { const s = new Set(u.msel || []); if (s.has(k)) s.delete(k); else s.add(k); u.msel = [...s]; };
+  return { ths, sel, selecting: sel.length > 0, toggle };
+}
 function list() {
   const u = ui();
-  const sel = (u.msel || []).filter((k) => threads().some((th) => th.key === k));
-  const ths = threads();
-  const selecting = sel.length > 0;
-  const toggle = (k) => { const s = new Set(u.msel || []); if (s.has(k)) s.delete(k); else s.add(k); u.msel = [...s]; };
+  const { ths, sel, selecting, toggle } = listSelection();
   const rows = ths.map((th) => {
     const unread = th.unread > 0;
     const isSel = sel.includes(th.key);
@@ -365,23 +372,42 @@ function newchat() {
 
 // ------------------------------------------------------------------------------------------
 // dialogs
+// What the menus' items and the delete confirmation do, shared with the google flavor's own menus
+// and dialog (apps/google/messages.js), so every flavor changes the world the same way.
+/** The selection menu's "Mark as read" (when a selected conversation is unread) or "Mark as unread";
+ *  either ends the selection. */
+function markSelectedItem() {
+  const u = ui();
+  const sel = u.msel || [];
+  const anyUnread = threads().some((th) => sel.includes(th.key) && th.unread > 0);
+  return anyUnread ? ['Mark as read', () => { markThreads(sel, true); u.msel = []; }] : ['Mark as unread', () => { markThreads(sel, false); u.msel = []; }];
+}
+const BLOCK_ITEM = ['Block', () => toast('Blocking is not available')];
+/** A conversation menu's "Delete" (which asks first: the `delete` dialog) and "Details". */
+function convItems(address) {
+  const u = ui();
+  return {
+    delete: ['Delete', () => { u.dialog = { kind: 'delete', keys: [addrKey(address)], from: 'conv' }; }],
+    details: ['Details', () => toast(`${nameFor(address)} · ${address}`)],
+  };
+}
+/** "Delete" confirmed: the conversations go, the dialog and the selection end, and a conversation
+ *  deleted from inside it is left (its compose box cleared). */
+function deleteConfirmed(d) {
+  deleteThreads(d.keys);
+  const u = ui();
+  u.dialog = null; u.msel = [];
+  if (d.from === 'conv') { u.fields.compose = ''; u.focus = null; u.keyboard = false; back(); }
+}
 const dialogs = {
   menu: (d) => {
     const u = ui();
     if (d.menu === 'sel') {
-      const sel = u.msel || [];
-      const anyUnread = threads().some((th) => sel.includes(th.key) && th.unread > 0);
-      return Menu([
-        anyUnread ? ['Mark as read', () => { markThreads(sel, true); u.msel = []; }] : ['Mark as unread', () => { markThreads(sel, false); u.msel = []; }],
-        ['Select all', () => { u.msel = threads().map((th) => th.key); }],
-        ['Block', () => toast('Blocking is not available')],
-      ]);
+      return Menu([markSelectedItem(), ['Select all', () => { u.msel = threads().map((th) => th.key); }], BLOCK_ITEM]);
     }
     if (d.menu === 'conv') {
-      return Menu([
-        ['Delete', () => { u.dialog = { kind: 'delete', keys: [addrKey(d.address)], from: 'conv' }; }],
-        [t('Details', 'Details'), () => toast(`${nameFor(d.address)} · ${d.address}`)],
-      ]);
+      const items = convItems(d.address);
+      return Menu([items.delete, items.details]);
     }
     return Menu([
       ['Mark all as read', () => { markThreads(threads().map((th) => th.key), true); }],
@@ -399,10 +425,7 @@ const dialogs = {
       buttons: [
         { label: 'Cancel', onClick: () => { ui().dialog = null; } },
         { label: 'Delete', onClick: () => {
-          deleteThreads(d.keys);
-          const u = ui();
-          u.dialog = null; u.msel = [];
-          if (d.from === 'conv') { u.fields.compose = ''; u.focus = null; u.keyboard = false; back(); }
+          deleteConfirmed(d);
           toast(n === 1 ? t('Conversation deleted', 'Conversation deleted') : `${n} conversations deleted`);
         } },
       ],
@@ -560,10 +583,7 @@ function rowDescription(th, unread) {
 
 function aospList() {
   const u = ui();
-  const ths = threads();
-  const sel = (u.msel || []).filter((k) => ths.some((th) => th.key === k));
-  const selecting = sel.length > 0;
-  const toggle = (k) => { const s = new Set(u.msel || []); if (s.has(k)) s.delete(k); else s.add(k); u.msel = [...s]; };
+  const { ths, sel, selecting, toggle } = listSelection();
   const rows = ths.map((th) => {
     const unread = th.unread > 0 && !th.draft;
     const isSel = sel.includes(th.key);
@@ -835,4 +855,4 @@ registerApp({
 // Shared with the `google` flavor (apps/google/messages.js): the same threads, drafts and sends
 // drawn by another app's screens, so every flavor changes the world the same way.
 export { threads, threadOf, contactFor, nameFor, digits, isNumberLike, openConversation, saveDraft, send,
-  deleteThreads, markThreads, avatar, listTime, parse, dayNum, kbSpacer, kbWrap, scroller, editText, pickerMatches, KB_H };
+  deleteThreads, markThreads, listSelection, markSelectedItem, BLOCK_ITEM, convItems, deleteConfirmed, avatar, listTime, parse, dayNum, kbSpacer, kbWrap, scroller, editText, pickerMatches, KB_H };

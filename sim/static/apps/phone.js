@@ -596,6 +596,20 @@ function xCallDescription(c, name, typeOrLocation, date) {
 }
 const X_DAY_GROUPS = () => ({ [nowIso().slice(0, 10)]: 'Today', [yesterday()]: 'Yesterday' });
 
+/** The actions under an expanded row (call_log_list_item_actions.xml): "Create new contact" and "Add to a
+ *  contact" for a number no contact has, "Send a message", "Call details". Google Dialer's cards keep them. */
+function xEntryActions(c, hit) {
+  const u = ui();
+  const action = (rid, icon, text, fn) => html`<div class="xd-action" ...${A('android.widget.LinearLayout', { id: rid, click: true })} ...${xTap(fn)}>
+    <span ...${A('android.widget.ImageView', { text: '' })}>${icon}</span>${xText(null, text)}</div>`;
+  return html`<div class="xd-actions" ...${A('android.widget.LinearLayout', { id: 'call_log_entry_actions' })}>
+    ${hit ? null : action('create_new_contact_action', '👤', 'Create new contact', () => createContact(c.number))}
+    ${hit ? null : action('add_to_existing_contact_action', '👥', 'Add to a contact', () => openApp('contacts'))}
+    ${action('send_message_action', '💬', 'Send a message', () => openMessages(c.number))}
+    ${action('details_action', 'ⓘ', 'Call details', () => { u.ph_expanded = null; go('details', { id: c.id }); })}
+  </div>`;
+}
+
 function xCallLog(list, filter) {
   const u = ui();
   if (!list.length) {
@@ -614,8 +628,6 @@ function xCallLog(list, filter) {
     const label = group !== lastGroup ? group : null;
     lastGroup = group;
     const open = u.ph_expanded === c.id;
-    const action = (rid, icon, text, fn) => html`<div class="xd-action" ...${A('android.widget.LinearLayout', { id: rid, click: true })} ...${xTap(fn)}>
-      <span ...${A('android.widget.ImageView', { text: '' })}>${icon}</span>${xText(null, text)}</div>`;
     return html`<div ...${A('android.widget.LinearLayout', { id: 'call_log_list_item' })}>
       ${label ? html`<div class="xd-day" ...${A('android.widget.TextView', { id: 'call_log_day_group_label', text: label })}>${label}</div>` : null}
       <div class=${'xd-card' + (open ? ' open' : '')} ...${A('android.widget.FrameLayout', { id: 'call_log_row' })}>
@@ -636,12 +648,7 @@ function xCallLog(list, filter) {
             </div>
             ${xIcon('android.widget.ImageView', 'primary_action_button', `Call ${name}`, '📞', () => placeCall(c.number, hit ? hit.contact.name : c.name))}
           </div>
-          ${open ? html`<div class="xd-actions" ...${A('android.widget.LinearLayout', { id: 'call_log_entry_actions' })}>
-            ${hit ? null : action('create_new_contact_action', '👤', 'Create new contact', () => createContact(c.number))}
-            ${hit ? null : action('add_to_existing_contact_action', '👥', 'Add to a contact', () => openApp('contacts'))}
-            ${action('send_message_action', '💬', 'Send a message', () => openMessages(c.number))}
-            ${action('details_action', 'ⓘ', 'Call details', () => { u.ph_expanded = null; go('details', { id: c.id }); })}
-          </div>` : null}
+          ${open ? xEntryActions(c, hit) : null}
         </div>
       </div>
     </div>`;
@@ -670,13 +677,19 @@ function xHistory(p) {
   const list = sortedCalls().filter((c) => filter === 'all' || c.kind === 'missed');
   const tabs = [['all', 'All'], ['missed', 'Missed'], ['stats', 'Statistics']];
   const body = filter === 'stats' ? xStats() : xCallLog(list, filter);
+  return xHistoryFrame(filter, tabs, body, { scroll: true });
+}
+/** CallLogActivity's frame (call_log_activity.xml): the action bar "Call History" with its menu, the
+ *  ViewPagerTabs `viewpager_header` (a tab per [filter, label], `filter`'s selected) and the
+ *  `call_log_pager` (with `pagerAttrs`) showing `body`. Google Dialer's call history keeps it. */
+function xHistoryFrame(filter, tabs, body, pagerAttrs = {}) {
   return html`<div class="xd" ...${A('android.widget.LinearLayout', { id: 'calllog_frame' })}>
     ${xActionBar('Call History', () => { ui().dialog = { kind: 'menu', where: 'history' }; })}
     <div class="xd-tabs" ...${A('android.widget.HorizontalScrollView', { id: 'viewpager_header' })}>
       ${tabs.map(([id, label]) => html`<div class="xd-tab" ...${A('android.widget.TextView', { text: label, click: true, selected: id === filter })}
         ...${xTap(() => { ui().ph_expanded = null; replace('history', { filter: id }); })}>${label}</div>`)}
     </div>
-    <div class="xd-body" ...${A('androidx.viewpager.widget.ViewPager', { id: 'call_log_pager', scroll: true })}>${body}</div>
+    <div class="xd-body" ...${A('androidx.viewpager.widget.ViewPager', { id: 'call_log_pager', ...pagerAttrs })}>${body}</div>
   </div>`;
 }
 
@@ -984,5 +997,5 @@ registerApp({
 // Shared with the google flavor's module (apps/google/phone.js): Google Dialer descends from AOSP's, so
 // the screens where no Google capture is public stay AOSP's, drawn under Google's package.
 export { KIND_ICON, MONTHS, contactFor, displayName, sortedCalls, dayOf, yesterday, createContact, startSearch, xTap,
-  xIcon, xText, xEmpty, xFavorites, xContacts, xDetails, xDialpad, xSearchResults, xIncall, xPopup, xClearDialog,
-  xActionBar };
+  xIcon, xText, xEmpty, xEntryActions, xFavorites, xContacts, xDetails, xDialpad, xSearchResults, xIncall, xPopup, xClearDialog,
+  xActionBar, xHistoryFrame };

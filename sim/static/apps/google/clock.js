@@ -24,7 +24,7 @@ import { html, registerFlavor, A, Field, world, ui, go, replace, back, update, t
 import {
   press, closeDialog, closeKb, alarms, alarmById, timers, timerList, stopwatch, cities, cityList, DAYS, DAY_LONG,
   DAY_LETTER, DAY_SHORT, dayOrder, CITIES, CITY_NAMES, nextAlarm, sortedAlarms, setEnabled, sortDays, cityTime,
-  stripMarks, setupEntry, setupDigits, fmtDur, fmtTotal, settingsScreen, S, SwitchCompat, ScrollList, BareEditText,
+  stripMarks, setupEntry, fmtDur, fmtTotal, settingsScreen, S, SwitchCompat, ScrollList, BareEditText,
   aospDays, hoursAheadAosp, tpCommit,
 } from '../clock.js';
 
@@ -51,43 +51,43 @@ if (!document.getElementById('clock-google-css')) {
   const el = document.createElement('style');
   el.id = 'clock-google-css';
   el.textContent = `
-  .gc-card { background: var(--surface); border-radius: 24px; margin: 8px 15px; padding: 0 15px 0 15px; }
-  .gc-card.off .ck-time { color: var(--muted); }
-  .gc-row { display: flex; align-items: center; min-height: 46px; gap: 8px; }
-  .gc-row .grow { flex: 1; min-width: 0; }
-  .gc-card .ck-time { font-size: calc(50px * var(--fs)); line-height: 58px; }
-  .gc-line { min-height: 46px; display: flex; align-items: center; gap: 12px; }
-  .gc-days { display: flex; justify-content: space-between; min-height: 46px; align-items: center; }
-  .gc-day { width: 40px; height: 40px; border-radius: 20px; border: 1px solid var(--muted); display: flex; align-items: center; justify-content: center; }
-  .gc-day.on { background: var(--primary); border-color: var(--primary); color: var(--bg); }
-  .gc-fabs { position: absolute; left: 0; right: 0; bottom: 0; height: 122px; display: flex; justify-content: center; align-items: center; gap: 24px; pointer-events: none; z-index: 5; }
-  .gc-fab { pointer-events: auto; width: 92px; height: 92px; border-radius: 28px; background: var(--primary-c); display: flex; align-items: center; justify-content: center; font-size: 32px; box-shadow: 0 2px 6px rgba(0,0,0,.3); }
-  .gc-fab.side { width: 64px; height: 64px; border-radius: 20px; font-size: 22px; background: var(--surface); }
-  .gc-tip { position: absolute; left: calc(50% + 6px); right: 12px; bottom: 0; z-index: 6; background: var(--on); color: var(--bg); border-radius: 12px; padding: 12px; font-size: 14px; }
-  .gc-tpd { background: var(--surface); border-radius: 28px; width: 80%; padding: 15px 23px 8px; }
-  .gc-tphead { font-size: 13px; color: var(--muted); padding: 0 0 10px; }
-  .gc-disp { display: flex; align-items: center; gap: 6px; }
-  .gc-num { width: 92px; height: 76px; border-radius: 10px; background: var(--bg); display: flex; align-items: center; justify-content: center; font-size: 46px; }
-  .gc-num.on { background: var(--primary-c); color: var(--primary); }
-  .gc-ampm { display: flex; flex-direction: column; border: 1px solid var(--muted); border-radius: 10px; margin-left: 6px; }
-  .gc-ampm > div { width: 50px; height: 44px; display: flex; align-items: center; justify-content: center; }
-  .gc-ampm > div.on { background: var(--primary-c); }
-  .gc-face { position: relative; width: 244px; height: 244px; margin: 26px auto 14px; border-radius: 122px; background: var(--bg); }
-  .gc-face > div { position: absolute; width: 46px; height: 46px; margin: -23px 0 0 -23px; border-radius: 23px; display: flex; align-items: center; justify-content: center; }
-  .gc-face > div.inner { width: 36px; height: 36px; margin: -18px 0 0 -18px; font-size: 13px; }
-  .gc-face > div.on { background: var(--primary); color: var(--bg); }
-  .gc-tpfoot { display: flex; align-items: center; padding: 8px 0; }
-  .gc-tpfoot .grow { flex: 1; }
-  .gc-in { width: 92px; } .gc-in .dc-edit { height: 64px; display: flex; align-items: center; } .gc-in .input { font-size: 40px; width: 80px; }
-  .gc-lab { font-size: 12px; color: var(--muted); padding: 4px 2px; }
-  .gc-mp { padding: 4px 4px 0; }
-  .gc-mp .row { display: flex; align-items: center; gap: 14px; min-height: 57px; }
-  .gc-snd { display: flex; align-items: center; gap: 14px; min-height: 69px; padding: 0 12px 0 23px; }
-  .gc-snd .grow { flex: 1; } .gc-hdr { padding: 15px 23px; color: var(--muted); font-size: 14px; }
-  .gc-tabs { display: flex; border-bottom: 1px solid var(--line); } .gc-tabs > div { padding: 14px 22px; } .gc-tabs > div.on { border-bottom: 3px solid var(--primary); }
-  .gc-bed { padding: 40px 10px; text-align: center; display: flex; flex-direction: column; gap: 40px; align-items: center; }
-  .gc-sw { display: flex; justify-content: center; align-items: baseline; padding: 60px 0 20px; font-variant-numeric: tabular-nums; }
-  .gc-sw .main { font-size: calc(72px * var(--fs)); } .gc-sw .hs { font-size: calc(42px * var(--fs)); }
+  .gck-card { background: var(--surface); border-radius: 24px; margin: 8px 15px; padding: 0 15px 0 15px; }
+  .gck-card.off .ck-time { color: var(--muted); }
+  .gck-row { display: flex; align-items: center; min-height: 46px; gap: 8px; }
+  .gck-row .grow { flex: 1; min-width: 0; }
+  .gck-card .ck-time { font-size: calc(50px * var(--fs)); line-height: 58px; }
+  .gck-line { min-height: 46px; display: flex; align-items: center; gap: 12px; }
+  .gck-days { display: flex; justify-content: space-between; min-height: 46px; align-items: center; }
+  .gck-day { width: 40px; height: 40px; border-radius: 20px; border: 1px solid var(--muted); display: flex; align-items: center; justify-content: center; }
+  .gck-day.on { background: var(--primary); border-color: var(--primary); color: var(--bg); }
+  .gck-fabs { position: absolute; left: 0; right: 0; bottom: 0; height: 122px; display: flex; justify-content: center; align-items: center; gap: 24px; pointer-events: none; z-index: 5; }
+  .gck-fab { pointer-events: auto; width: 92px; height: 92px; border-radius: 28px; background: var(--primary-c); display: flex; align-items: center; justify-content: center; font-size: 32px; box-shadow: 0 2px 6px rgba(0,0,0,.3); }
+  .gck-fab.side { width: 64px; height: 64px; border-radius: 20px; font-size: 22px; background: var(--surface); }
+  .gck-tip { position: absolute; left: calc(50% + 6px); right: 12px; bottom: 0; z-index: 6; background: var(--on); color: var(--bg); border-radius: 12px; padding: 12px; font-size: 14px; }
+  .gck-tpd { background: var(--surface); border-radius: 28px; width: 80%; padding: 15px 23px 8px; }
+  .gck-tphead { font-size: 13px; color: var(--muted); padding: 0 0 10px; }
+  .gck-disp { display: flex; align-items: center; gap: 6px; }
+  .gck-num { width: 92px; height: 76px; border-radius: 10px; background: var(--bg); display: flex; align-items: center; justify-content: center; font-size: 46px; }
+  .gck-num.on { background: var(--primary-c); color: var(--primary); }
+  .gck-ampm { display: flex; flex-direction: column; border: 1px solid var(--muted); border-radius: 10px; margin-left: 6px; }
+  .gck-ampm > div { width: 50px; height: 44px; display: flex; align-items: center; justify-content: center; }
+  .gck-ampm > div.on { background: var(--primary-c); }
+  .gck-face { position: relative; width: 244px; height: 244px; margin: 26px auto 14px; border-radius: 122px; background: var(--bg); }
+  .gck-face > div { position: absolute; width: 46px; height: 46px; margin: -23px 0 0 -23px; border-radius: 23px; display: flex; align-items: center; justify-content: center; }
+  .gck-face > div.inner { width: 36px; height: 36px; margin: -18px 0 0 -18px; font-size: 13px; }
+  .gck-face > div.on { background: var(--primary); color: var(--bg); }
+  .gck-tpfoot { display: flex; align-items: center; padding: 8px 0; }
+  .gck-tpfoot .grow { flex: 1; }
+  .gck-in { width: 92px; } .gck-in .dc-edit { height: 64px; display: flex; align-items: center; } .gck-in .input { font-size: 40px; width: 80px; }
+  .gck-lab { font-size: 12px; color: var(--muted); padding: 4px 2px; }
+  .gck-mp { padding: 4px 4px 0; }
+  .gck-mp .row { display: flex; align-items: center; gap: 14px; min-height: 57px; }
+  .gck-snd { display: flex; align-items: center; gap: 14px; min-height: 69px; padding: 0 12px 0 23px; }
+  .gck-snd .grow { flex: 1; } .gck-hdr { padding: 15px 23px; color: var(--muted); font-size: 14px; }
+  .gck-tabs { display: flex; border-bottom: 1px solid var(--line); } .gck-tabs > div { padding: 14px 22px; } .gck-tabs > div.on { border-bottom: 3px solid var(--primary); }
+  .gck-bed { padding: 40px 10px; text-align: center; display: flex; flex-direction: column; gap: 40px; align-items: center; }
+  .gck-sw { display: flex; justify-content: center; align-items: baseline; padding: 60px 0 20px; font-variant-numeric: tabular-nums; }
+  .gck-sw .main { font-size: calc(72px * var(--fs)); } .gck-sw .hs { font-size: calc(42px * var(--fs)); }
   `;
   document.head.appendChild(el);
 }
@@ -98,7 +98,7 @@ if (!document.getElementById('clock-google-css')) {
 // the selected one not clickable, labels navigation_bar_item_large/small_label_view.
 const TABS = [['alarm', 'Alarm', '⏰'], ['clock', 'Clock', '🕒'], ['timer', 'Timer', '⏳'], ['stopwatch', 'Stopwatch', '⏱'],
   ['bedtime', 'Bedtime', '🛏']];
-const gfab = (b, id, side) => (b ? html`<div class=${'gc-fab' + (side ? ' side' : '')} ...${V(BTN, { id, desc: b.desc, click: true, text: '' })}
+const gfab = (b, id, side) => (b ? html`<div class=${'gck-fab' + (side ? ' side' : '')} ...${V(BTN, { id, desc: b.desc, click: true, text: '' })}
   ...${press(b.onClick)}>${b.icon}</div>` : null);
 function chrome(tab, { fragment, fab, left, right, overlay }) {
   const label = TABS.find((x) => x[0] === tab)[1];
@@ -118,7 +118,7 @@ function chrome(tab, { fragment, fab, left, right, overlay }) {
         ...${press(() => { ui().dialog = { kind: 'menu' }; })}>⋮</div></div></div>
     <div class="dc-content" ...${V(VG, { id: 'desk_clock_pager_frame' })}>
       <div class="dc-frag" ...${V(VG, { id: 'desk_clock_pager' })}>${fragment}</div>
-      <div class="gc-fabs" ...${V(VG, { id: 'fab_container' })}>${gfab(left, 'left_button', true)}${gfab(fab, 'fab')}${gfab(right, 'right_button', true)}</div>
+      <div class="gck-fabs" ...${V(VG, { id: 'fab_container' })}>${gfab(left, 'left_button', true)}${gfab(fab, 'fab')}${gfab(right, 'right_button', true)}</div>
       ${overlay}
     </div>
     ${nav}
@@ -168,26 +168,26 @@ function alarmCard(a) {
     : a.label ? html`<div class="grow dc-label" ...${V(TV, { id: 'label', text: a.label })}>${a.label}</div>` : html`<div class="grow"></div>`;
   const sound = () => { if (ui().gMusicSeen) go('ringtone', { id: a.id }); else ui().dialog = { kind: 'music_providers', id: a.id }; };
   const extra = open ? html`
-    <div class="gc-days" ...${V(VG, { id: 'repeat_days' })}>${dayOrder().map((d, i) => {
+    <div class="gck-days" ...${V(VG, { id: 'repeat_days' })}>${dayOrder().map((d, i) => {
       const on = a.days.includes(d);
-      return html`<div class=${'gc-day' + (on ? ' on' : '')} ...${V(CB, { id: `day_button_${i}`, text: DAY_LETTER[d], desc: DAY_LONG[d], click: true, checkable: true, checked: on })}
+      return html`<div class=${'gck-day' + (on ? ' on' : '')} ...${V(CB, { id: `day_button_${i}`, text: DAY_LETTER[d], desc: DAY_LONG[d], click: true, checkable: true, checked: on })}
         ...${press(() => { a.days = on ? a.days.filter((x) => x !== d) : sortDays([...a.days, d]); })}>${DAY_LETTER[d]}</div>`;
     })}</div>
-    <div class="gc-line" ...${V(TV, { id: 'blackout_title', text: a.days.length ? G.pause : G.schedule, click: true })}
+    <div class="gck-line" ...${V(TV, { id: 'blackout_title', text: a.days.length ? G.pause : G.schedule, click: true })}
       ...${press(() => toast(a.days.length ? G.pause : G.schedule))}>📅 ${a.days.length ? G.pause : G.schedule}</div>
-    <div class="gc-line" ...${V(TV, { id: 'choose_ringtone', text: soundOf(a), desc: `${S.ringtoneDesc} ${soundOf(a)}`, click: true })} ...${press(sound)}>🔔 ${soundOf(a)}</div>
-    <div class="gc-line" ...${V(CB, { id: 'vibrate_onoff', text: S.vibrate, click: true, checkable: true, checked: a.vibrate !== false })}
+    <div class="gck-line" ...${V(TV, { id: 'choose_ringtone', text: soundOf(a), desc: `${S.ringtoneDesc} ${soundOf(a)}`, click: true })} ...${press(sound)}>🔔 ${soundOf(a)}</div>
+    <div class="gck-line" ...${V(CB, { id: 'vibrate_onoff', text: S.vibrate, click: true, checkable: true, checked: a.vibrate !== false })}
       ...${press(() => { a.vibrate = a.vibrate === false; })}>📳 <span class="grow" style="flex:1">${S.vibrate}</span><span class=${'box' + (a.vibrate !== false ? ' on' : '')}>${a.vibrate !== false ? '✓' : ''}</span></div>
-    <div class="gc-line" ...${V(TV, { id: 'workflow_label', text: G.routine, click: true })} ...${press(() => toast(G.routine))}>◎ ${G.routine}</div>
-    <div class="gc-line"><div class="btn" ...${V(BTN, { id: 'delete', text: S.delete, click: true })}
+    <div class="gck-line" ...${V(TV, { id: 'workflow_label', text: G.routine, click: true })} ...${press(() => toast(G.routine))}>◎ ${G.routine}</div>
+    <div class="gck-line"><div class="btn" ...${V(BTN, { id: 'delete', text: S.delete, click: true })}
       ...${press(() => { world().alarms = alarms().filter((x) => x.id !== a.id); ui().clockExpanded = null; toast(S.alarmDeleted); })}>🗑 ${S.delete}</div></div>` : null;
-  return html`<div class=${'gc-card' + (a.enabled ? '' : ' off')} ref=${reveal(a)}
+  return html`<div class=${'gck-card' + (a.enabled ? '' : ' off')} ref=${reveal(a)}
       ...${V('androidx.cardview.widget.CardView', { desc: `${a.label} Alarm`, click: true })} ...${press(toggle)}>
     <div ...${V(VG, { id: 'alarm_card_layout' })}>
-      <div class="gc-row">${top}${arrow}</div>
+      <div class="gck-row">${top}${arrow}</div>
       <span class="ck-time" ...${V(TV, { id: 'digital_clock', text: time, desc: time, click: true })}
         ...${press(() => openPicker('edit', a.hour, a.minute, { id: a.id }))}>${time}</span>
-      <div class="gc-row"><div class="grow dc-days" ...${V(LL, { id: 'alarm_info' })}>
+      <div class="gck-row"><div class="grow dc-days" ...${V(LL, { id: 'alarm_info' })}>
         <span ...${V(TV, { id: open ? 'repeat_summary' : 'days_of_week', text: days.text, desc: days.desc || days.text })}>${days.text}</span></div>
         ${SwitchCompat({ id: 'onoff', checked: a.enabled, onChange: (v) => setEnabled(a, v) })}</div>
       ${extra}
@@ -196,7 +196,7 @@ function alarmCard(a) {
 function alarmTab() {
   const list = sortedAlarms();
   const add = () => { const d = now(); openPicker('new', (d.getUTCHours() + 1) % 24, 0); };  // WW step_0005: the next full hour
-  const tip = ui().gTipDone ? null : html`<div class="gc-tip" ...${V(FL)}><div ...${V(FL)}>
+  const tip = ui().gTipDone ? null : html`<div class="gck-tip" ...${V(FL)}><div ...${V(FL)}>
     <div ...${V(VG, { click: true })} ...${press(() => { ui().gTipDone = true; })}><div ...${V(LL)}>
       <span ...${V(TV, { id: 'body', text: G.tooltip })}>${G.tooltip}</span></div></div></div></div>`;
   const fragment = html`<div class="dc-frag" ...${V(FL, { id: 'main' })}>
@@ -238,7 +238,7 @@ function picker(d) {
   const toClock = () => { parse(); d.input = false; closeKb(); };
   const ok = () => { if (d.input) parse(); tpCommit(d, d.hour, d.minute); if (d.mode === 'new') ui().gReveal = ui().clockExpanded; };
   const setPm = (v) => { if (d.input) parse(); d.hour = (d.hour % 12) + (v ? 12 : 0); };
-  const period = is24() ? null : html`<div class="gc-ampm" ...${V(LL, { id: 'material_clock_period_toggle', desc: G.ampm })}>
+  const period = is24() ? null : html`<div class="gck-ampm" ...${V(LL, { id: 'material_clock_period_toggle', desc: G.ampm })}>
     ${[['am', 'AM', !pm], ['pm', 'PM', pm]].map(([k, w, on]) => html`<div class=${on ? 'on' : ''}
       ...${V(CBTN, { id: `material_clock_period_${k}_button`, text: w, click: true, checkable: true, checked: on })} ...${press(() => setPm(k === 'pm'))}>${w}</div>`)}</div>`;
   let body;
@@ -253,29 +253,29 @@ function picker(d) {
         ...(is24() ? HOURS.map((v, i) => num(String(v % 12 + 12), `${v % 12 + 12} o'clock`, d.hour === v % 12 + 12, () => { d.hour = v % 12 + 12; d.sel = 'minute'; }, i, R - 34, true)) : [])]
       : Array.from({ length: 12 }, (_, i) => num(pad2(i * 5), `${pad2(i * 5)} minutes`, d.minute === i * 5, () => { d.minute = i * 5; }, i, R, false));
     body = html`<div ...${V(VG, { id: 'material_timepicker_view' })}>
-      <div class="gc-disp" ...${V('android.view.View', { id: 'material_clock_display_and_toggle' })}>
-        <div class="gc-disp" ...${V(LL, { id: 'material_clock_display' })}>
-          <div class=${'gc-num' + (hours ? ' on' : '')} ...${V('android.view.View', { id: 'material_hour_tv', text: pad2(hourShown), desc: `${hourShown} o'clock`, click: true, checkable: true, checked: hours })}
+      <div class="gck-disp" ...${V('android.view.View', { id: 'material_clock_display_and_toggle' })}>
+        <div class="gck-disp" ...${V(LL, { id: 'material_clock_display' })}>
+          <div class=${'gck-num' + (hours ? ' on' : '')} ...${V('android.view.View', { id: 'material_hour_tv', text: pad2(hourShown), desc: `${hourShown} o'clock`, click: true, checkable: true, checked: hours })}
             ...${press(() => { d.sel = 'hour'; })}>${pad2(hourShown)}</div>
           <span ...${V(TV, { text: ':' })}>:</span>
-          <div class=${'gc-num' + (hours ? '' : ' on')} ...${V('android.view.View', { id: 'material_minute_tv', text: pad2(d.minute), desc: `${d.minute} minutes`, click: true, checkable: true, checked: !hours })}
+          <div class=${'gck-num' + (hours ? '' : ' on')} ...${V('android.view.View', { id: 'material_minute_tv', text: pad2(d.minute), desc: `${d.minute} minutes`, click: true, checkable: true, checked: !hours })}
             ...${press(() => { d.sel = 'minute'; })}>${pad2(d.minute)}</div></div>
         ${period}</div>
-      <div class="gc-face" ...${V(VG, { id: 'material_clock_face' })}>${face}</div></div>`;
+      <div class="gck-face" ...${V(VG, { id: 'material_clock_face' })}>${face}</div></div>`;
   } else {
-    const combo = (which, value, lab) => html`<div class="gc-in" ...${V(FL, { id: `material_${which}_text_input` })}>
+    const combo = (which, value, lab) => html`<div class="gck-in" ...${V(FL, { id: `material_${which}_text_input` })}>
       ${d.sel === which ? html`<div ...${V(LL)}>${BareEditText({ field: `gtp_${which}`, onSubmit: ok })}</div>`
-        : html`<div class="gc-num" ...${V(BTN, { text: value, click: true, checkable: true })} ...${press(() => select(which))}>${value}</div>`}
-      <div class="gc-lab" ...${V(TV, { id: 'material_label', text: lab })}>${lab}</div></div>`;
-    body = html`<div class="gc-disp" ...${V(LL, { id: 'material_textinput_timepicker' })}><div class="gc-disp" ...${V(LL)}>
+        : html`<div class="gck-num" ...${V(BTN, { text: value, click: true, checkable: true })} ...${press(() => select(which))}>${value}</div>`}
+      <div class="gck-lab" ...${V(TV, { id: 'material_label', text: lab })}>${lab}</div></div>`;
+    body = html`<div class="gck-disp" ...${V(LL, { id: 'material_textinput_timepicker' })}><div class="gck-disp" ...${V(LL)}>
       ${combo('hour', pad2(hourShown), 'Hour')}<span ...${V(TV, { text: ':' })}>:</span>${combo('minute', pad2(d.minute), 'Minute')}</div>${period}</div>`;
   }
   const b = (id, label, fn) => html`<div class="btn" ...${V(BTN, { id, text: label, click: true })} ...${press(fn)}>${label}</div>`;
   return html`<div class="scrim" onClick=${(e) => { if (e.target === e.currentTarget) update(() => closeDialog()); }}>
-    <div class="gc-tpd" ...${V(FL, { id: 'android:id/content' })}><div ...${V(VG)}>
-      <div class="gc-tphead" ...${V(TV, { id: 'header_title', text: G.selectTime })}>${G.selectTime}</div>
+    <div class="gck-tpd" ...${V(FL, { id: 'android:id/content' })}><div ...${V(VG)}>
+      <div class="gck-tphead" ...${V(TV, { id: 'header_title', text: G.selectTime })}>${G.selectTime}</div>
       ${body}
-      <div class="gc-tpfoot">
+      <div class="gck-tpfoot">
         <div class="icon-btn" ...${V(BTN, { id: 'material_timepicker_mode_button', desc: d.input ? S.tpToClock : S.tpToText, click: true, text: '' })}
           ...${press(() => (d.input ? toClock() : toInput()))}>${d.input ? '🕒' : '⌨'}</div>
         <div class="grow"></div>${b('material_timepicker_cancel_button', S.cancel, closeDialog)}${b('material_timepicker_ok_button', S.ok, ok)}</div>
@@ -303,15 +303,15 @@ function labelDialog(field, save) {
 }
 function musicProviders(d) {
   const dismiss = () => { ui().gMusicSeen = true; closeDialog(); go('ringtone', { id: d.id }); };
-  return alertG(html`<div class="gc-mp" ...${V('androidx.cardview.widget.CardView')}><div ...${V(LL)}>
+  return alertG(html`<div class="gck-mp" ...${V('androidx.cardview.widget.CardView')}><div ...${V(LL)}>
     <div style="font-size:22px" ...${V(TV, { text: 'Music alarms available' })}>Music alarms available</div>
-    <div class="gc-lab" ...${V(TV, { text: 'Choose an app to use for music alarms' })}>Choose an app to use for music alarms</div>
+    <div class="gck-lab" ...${V(TV, { text: 'Choose an app to use for music alarms' })}>Choose an app to use for music alarms</div>
     <div ...${V('androidx.recyclerview.widget.RecyclerView', { id: 'music_provider_apps' })}>${MUSIC_APPS.map(([name, premium]) => html`<div class="row"
         ...${V(LL, { click: true })} ...${press(() => toast(`${name} is not installed`))}>
       <span ...${V(IV, { text: '', id: 'app_icon' })}>♫</span><div style="flex:1" ...${V(LL)}><div ...${V(TV, { id: 'title', text: name })}>${name}</div>
-        ${premium ? html`<div class="gc-lab" ...${V(TV, { id: 'premium_notice', text: 'For premium members only' })}>For premium members only</div>` : null}</div>
+        ${premium ? html`<div class="gck-lab" ...${V(TV, { id: 'premium_notice', text: 'For premium members only' })}>For premium members only</div>` : null}</div>
       ${premium ? null : html`<span ...${V(IV, { text: '', id: 'download_icon' })}>⤓</span>`}</div>`)}</div>
-    <div class="gc-row" ...${V(LL)}><span class="grow" ...${V(TV, { id: 'get_it_on_google_play', text: 'Get it on Google Play' })}>Get it on Google Play</span>
+    <div class="gck-row" ...${V(LL)}><span class="grow" ...${V(TV, { id: 'get_it_on_google_play', text: 'Get it on Google Play' })}>Get it on Google Play</span>
       <div class="btn" ...${V(BTN, { id: 'dismiss', text: 'Dismiss', click: true })} ...${press(dismiss)}>Dismiss</div></div></div></div>`);
 }
 function menu() {  // the toolbar's overflow (an androidx popup: ListMenuItemView > title)
@@ -329,13 +329,13 @@ function menu() {  // the toolbar's overflow (an androidx popup: ListMenuItemVie
 function ringtoneScreen(p) {
   const a = alarmById(p.id);
   const cur = a ? soundOf(a) : G.ringtone;
-  const row = (name) => html`<div class="gc-snd" ...${V(VG, { click: true })}
+  const row = (name) => html`<div class="gck-snd" ...${V(VG, { click: true })}
       ...${press(() => { if (!a) return; ui().gSounds = { ...(ui().gSounds || {}), [a.id]: name }; ui().gPlaying = name; })}>
     <span ...${V('androidx.cardview.widget.CardView', { id: 'ringtone_image_container' })}><span ...${V(IV, { text: '', id: 'ringtone_image' })}>♪</span></span>
     <span class="grow" ...${V(TV, { id: 'ringtone_primary_text', text: name })}>${name}</span>
     ${ui().gPlaying === name ? html`<span ...${V(IV, { text: '', id: 'sound_image_playing', desc: 'Playing' })}>▶</span>` : null}
     ${name === cur ? html`<span ...${V(IV, { text: '', id: 'sound_image_selected', desc: 'Selected' })}>✓</span>` : null}</div>`;
-  const hdr = (t) => html`<div class="gc-hdr" ...${V(VG)}><span ...${V(TV, { id: 'ringtone_item_header', text: t })}>${t}</span></div>`;
+  const hdr = (t) => html`<div class="gck-hdr" ...${V(VG)}><span ...${V(TV, { id: 'ringtone_item_header', text: t })}>${t}</span></div>`;
   const up = () => { ui().gPlaying = null; back(); };
   return html`<div class="screen" ...${V('android.widget.ScrollView', { id: 'coordinator_layout', scroll: true })}>
     <div ...${V(LL, { id: 'app_bar_layout' })}><div ...${V(FL, { id: 'collapsing_toolbar_layout', desc: G.alarmSound })}>
@@ -343,11 +343,11 @@ function ringtoneScreen(p) {
         <div class="icon-btn" ...${V('android.widget.ImageButton', { desc: S.navigateUp, click: true, text: '' })} ...${press(up)}>←</div>
         <div class="title">${G.alarmSound}</div>
         <div class="icon-btn" ...${V(IV, { text: '', id: 'overflow_action_button', desc: S.moreOptions, click: true, long: true, text: '' })}>⋮</div></div></div>
-      <div ...${V('android.widget.HorizontalScrollView', { id: 'tabs' })}><div class="gc-tabs" ...${V(LL)}>
+      <div ...${V('android.widget.HorizontalScrollView', { id: 'tabs' })}><div class="gck-tabs" ...${V(LL)}>
         <div class="on" ...${V(LL, { desc: 'Sounds', selected: true })}><span ...${V(TV, { text: 'Sounds', selected: true })}>Sounds</span></div>
         <div ...${V(LL, { desc: 'YouTube Music', click: true })} ...${press(() => toast('YouTube Music'))}><span ...${V(TV, { text: 'YouTube Music' })}>YouTube Music</span></div></div></div></div>
     <div class="dc-frag" ...${V('androidx.recyclerview.widget.RecyclerView', { id: 'pager' })}>
-      ${ScrollList('ringtone_content', [hdr('Your sounds'), html`<div class="gc-snd" ...${V(VG, { click: true })} ...${press(() => toast('Add new'))}>
+      ${ScrollList('ringtone_content', [hdr('Your sounds'), html`<div class="gck-snd" ...${V(VG, { click: true })} ...${press(() => toast('Add new'))}>
         <span ...${V(IV, { text: '', id: 'add_icon' })}>+</span><span ...${V(TV, { id: 'add_text', text: 'Add new' })}>Add new</span></div>`,
       hdr('Device sounds'), ...SOUNDS.map(row)])}</div></div>`;
 }
@@ -356,7 +356,7 @@ function ringtoneScreen(p) {
 // description, graphic, Button bedtime_onboarding_start 'Get started'; the fab_container is empty.
 function bedtimeTab() {
   const fragment = html`<div class="body scroll" ...${V('android.widget.ScrollView', { id: 'bedtime_onboarding_intro' })}>
-    <div class="gc-bed" ...${V(VG)}>
+    <div class="gck-bed" ...${V(VG)}>
       <div style="font-size:28px" ...${V(TV, { id: 'bedtime_onboarding_intro_title', text: G.tooltip })}>${G.tooltip}</div>
       <div ...${V(TV, { id: 'bedtime_onboarding_intro_description', text: 'Choose a regular bedtime, disconnect from your device, and listen to soothing sounds' })}>
         Choose a regular bedtime, disconnect from your device, and listen to soothing sounds</div>
@@ -427,7 +427,7 @@ function timerCard(tm, i) {
   const done = tm.remaining_s === 0;
   const lab = tm.label || S.label;
   return html`<div class="ck-timer" ...${V(VG)}>
-    <div class="gc-row"><span class="grow ck-lab" ...${V(TV, { id: 'timer_label', text: lab, hint: S.label, click: true })}
+    <div class="gck-row"><span class="grow ck-lab" ...${V(TV, { id: 'timer_label', text: lab, hint: S.label, click: true })}
         ...${press(() => { ui().fields.timer_label = tm.label; ui().dialog = { kind: 'timer_label', index: i }; ui().focus = 'timer_label'; ui().keyboard = true; })}>${lab}</span>
       <div class="icon-btn" ...${V(BTN, { id: 'tertiary_button', desc: S.delete, click: true, text: '' })} ...${press(() => { timerList().splice(i, 1); })}>✕</div></div>
     <span class="ck-timer-time" ...${V(TV, { id: 'timer_text', text: fmtDur(tm.remaining_s) })}>${fmtDur(tm.remaining_s)}</span>
@@ -443,20 +443,13 @@ function timerTab(p) {
     const fragment = html`<div class="dc-frag" ...${V(FL, { id: 'timer_view' })}>${ScrollList('recycler_view', timers().map(timerCard))}</div>`;
     return chrome('timer', { fragment, fab: { desc: S.addTimer, icon: '+', onClick: () => { ui().fields.timer_digits = ''; replace('timer', { setup: true }); } } });
   }
-  const { dg, h, m, s, disp, desc, typed } = setupEntry();
+  const { dg, h, m, s, disp, desc, typed, del, start } = setupEntry();
   const digit = (k) => html`<div class="btn" ...${V(BTN, { id: `timer_setup_digit_${k}`, text: k, click: true })} ...${press(typed(k))}>${k}</div>`;
   const fragment = html`<div class="dc-frag" ...${V(LL, { id: 'timer_setup' })}>
     <div class=${'ck-setup' + (dg ? ' set' : '')} ...${V(TV, { id: 'timer_setup_time', text: disp, desc })}>${disp}</div>
     <div class="ck-keypad" ...${V(LL, { id: 'timer_setup_digits' })}>${['1', '2', '3', '4', '5', '6', '7', '8', '9', '00', '0'].map(digit)}
       <div class=${'btn' + (dg ? '' : ' disabled')} ...${V(BTN, { id: 'timer_setup_delete', text: '⌫', desc: S.delete, click: !!dg, disabled: !dg })}
-        ...${press(() => { ui().fields.timer_digits = setupDigits().slice(0, -1); })}>⌫</div></div></div>`;
-  const start = () => {
-    const dur = h * 3600 + m * 60 + s;
-    if (dur <= 0) return;
-    timerList().push({ duration_s: dur, remaining_s: dur, running: true, label: '' });
-    ui().fields.timer_digits = '';
-    replace('timer', {});
-  };
+        ...${press(del)}>⌫</div></div></div>`;
   return chrome('timer', { fragment, fab: h * 3600 + m * 60 + s > 0 ? { desc: S.timerStart, icon: '▶', onClick: start } : null,
     left: timers().length ? { desc: S.timerCancel, icon: '🗑', onClick: () => { ui().fields.timer_digits = ''; replace('timer', {}); } } : null });
 }
@@ -474,7 +467,7 @@ function stopwatchTab() {
   const laps = sw.laps.map((tot, i) => ({ n: i + 1, tot, lap: tot - (i ? sw.laps[i - 1] : 0) })).reverse();
   const started = sw.running || sw.elapsed_ms > 0;
   const fragment = html`<div class="dc-frag">
-    <div ...${V(VG, { id: 'stopwatch_time_wrapper' })}><div ...${V('android.view.View', { id: 'stopwatch_circle' })}><div class="gc-sw" ...${V(LL)}>
+    <div ...${V(VG, { id: 'stopwatch_time_wrapper' })}><div ...${V('android.view.View', { id: 'stopwatch_circle' })}><div class="gck-sw" ...${V(LL)}>
       <span class="main" ...${V(TV, { id: 'stopwatch_time_text', text: swMain(sw.elapsed_ms) })}>${swMain(sw.elapsed_ms)}</span>
       <span class="hs" ...${V(TV, { id: 'stopwatch_hundredths_text', text: pad2(Math.floor(sw.elapsed_ms / 10) % 100) })}>${pad2(Math.floor(sw.elapsed_ms / 10) % 100)}</span></div></div></div>
     ${laps.length ? ScrollList('laps_list', laps.map((l) => html`<div class="ck-lap" ...${V(LL, { desc: `Lap ${l.n}` })}>

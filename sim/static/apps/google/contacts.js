@@ -29,9 +29,9 @@
 //         TextViews without ids, in a ListPopupWindow's ListView).
 // Not in the evidence, so kept plain (no ids): the toolbars, the details' Call and Text buttons,
 // the photo, the dialogs' wording beyond the buttons, the search view's clear button.
-import { html, registerFlavor, A, scrollKey, rerender, world, ui, go, back, replace, update, toast, nextId } from '../../os.js';
-import { letterOf, sortedContacts, matchContact, labelText, Avatar, press, hold, openDetails, beginEdit, openMessages,
-  byId, formValues, callNumber, removeItem, closeKeyboard, aospSnippet } from '../contacts.js';
+import { html, registerFlavor, A, rerender, world, ui, go, back, update, toast } from '../../os.js';
+import { sortedContacts, matchContact, labelText, Avatar, press, hold, openDetails, beginEdit, openMessages,
+  byId, callNumber, removeItem, closeKeyboard, aospSnippet, listBody, scroller, saveForm, closeEditor, formChanged, ensureEmptyEditors } from '../contacts.js';
 
 const PKG = 'com.google.android.contacts';
 // the AOSP class names Google Contacts keeps for its list (the brief's PeopleActivity); the details'
@@ -46,9 +46,6 @@ const typeText = (k) => (TYPES.find(([key]) => key === k) || [k, labelText(k)])[
 // --- building blocks -----------------------------------------------------------------------------
 function tv(text, id, o = {}) {
   return html`<div class=${o.cls || ''} style=${o.style || ''} ...${A('android.widget.TextView', { id, text, desc: o.desc })}>${text}</div>`;
-}
-function scroller(cls, id, children) {
-  return html`<div class="body scroll" data-scroll-key=${scrollKey()} ...${A(cls, { id, scroll: true })}><div class="body-inner">${children}</div></div>`;
 }
 function iconBtn(cls, { id, desc, icon, onClick }) {
   return html`<div class="icon-btn" ...${A(cls, { id, desc, click: true, text: '' })} ...${press(onClick)}>${icon}</div>`;
@@ -108,19 +105,7 @@ function personRow(c, { header, sel, snippet } = {}) {
   </div>`;
 }
 function main() {
-  const u = ui();
-  const sel = u.ct_sel && u.ct_sel.length ? u.ct_sel : null;
-  const people = sortedContacts();
-  const rows = [];
-  people.filter((c) => c.starred).forEach((c, i) => rows.push(personRow(c, { header: i === 0 ? 'star' : '', sel })));
-  let last = null;
-  for (const c of people) {
-    const L = letterOf(c.name);
-    rows.push(personRow(c, { header: L !== last ? L : '', sel }));
-    last = L;
-  }
-  const body = people.length ? scroller('android.widget.ListView', 'android:id/list', rows)
-    : html`<div class="empty" ...${A('android.widget.TextView', { text: 'No contacts yet' })}>No contacts yet</div>`;
+  const { sel, body } = listBody(personRow, 'No contacts yet');
   const bar = sel
     ? html`<div class="appbar" ...${A('android.view.ViewGroup', {})}>
         ${iconBtn('android.widget.ImageButton', { desc: 'Close', icon: '✕', onClick: () => { ui().ct_sel = null; } })}
@@ -191,52 +176,18 @@ function details({ id }) {
 }
 
 // --- the editor ---------------------------------------------------------------------------------------
-/** The form without its empty editors: what saving would store, for "Discard changes?". */
-function normForm() {
-  const v = formValues();
-  return JSON.stringify({ first: v.first.trim(), last: v.last.trim(), company: v.company.trim(),
-    phones: v.phones.filter((p) => p.number.trim()).map((p) => [p.number.trim(), p.label]), emails: v.emails.map((e) => e.trim()).filter(Boolean) });
-}
-const EMPTY = JSON.stringify({ first: '', last: '', company: '', phones: [], emails: [] });
-const dirty = () => { const fm = ui().fields.ct_form; return !!fm && fm.ginit !== undefined && fm.ginit !== normForm(); };
-/** One empty phone and e-mail editor below the last filled one (the editor adds them as you type). */
-function ensureEmptyEditors() {
-  const f = ui().fields;
-  const np = f.ct_np || 1, ne = f.ct_ne || 1;
-  if (String(f[`ct_phone_${np - 1}`] ?? '').trim()) { f.ct_np = np + 1; f[`ct_plabel_${np}`] = 'mobile'; }
-  if (String(f[`ct_email_${ne - 1}`] ?? '').trim()) f.ct_ne = ne + 1;
-  if (f.ct_form && f.ct_form.ginit === undefined) f.ct_form.ginit = f.ct_form.id ? normForm() : EMPTY;
-}
-function save({ id }) {
-  const v = formValues();
-  const first = v.first.trim(), last = v.last.trim(), company = v.company.trim();
-  const phones = v.phones.map((p) => ({ number: p.number.trim(), label: p.label || 'mobile' })).filter((p) => p.number);
-  const emails = v.emails.map((e) => e.trim()).filter(Boolean);
-  const name = [first, last].filter(Boolean).join(' ') || (phones[0] || {}).number || emails[0] || company;
-  closeKeyboard();
-  const u = ui();
-  if (!name) { u.fields.ct_form = null; back(); return; } // nothing to save: the editor just closes
-  if (id) {
-    const c = byId(id);
-    if (c) Object.assign(c, { name, phones, emails, company });
-    u.fields.ct_form = null;
-    back();
-    return;
-  }
-  const w = world();
-  if (!w.contacts) w.contacts = [];
-  const rec = { id: nextId('c'), name, phones, emails, company, starred: false, tag: null };
-  w.contacts.push(rec);
-  u.fields.ct_form = null;
-  replace('details', { id: rec.id });
-}
+// the form's start, its dirty check and the empty editors are the base app's (apps/contacts.js),
+// noted under the Google editor's own key
+const dirty = () => formChanged('ginit');
+/** Save: an empty form just closes the editor, as does an edit of a contact deleted meanwhile. */
+const save = (p) => saveForm(p, { missing: closeEditor });
 function cancel() {
   if (dirty()) { closeKeyboard(); ui().dialog = { kind: 'discard' }; return; }
   ui().fields.ct_form = null;
   back();
 }
 function editor(p) {
-  ensureEmptyEditors();
+  ensureEmptyEditors('ginit');
   const u = ui();
   const f = u.fields;
   const np = f.ct_np || 1, ne = f.ct_ne || 1;

@@ -35,8 +35,8 @@
 // the selection bar's buttons (described, no ids), the delete prompt's wording, the search field's
 // hint, the new-conversation title and the suggestion row's second line (the number).
 import { html, registerFlavor, A, pressHandlers, scrollKey, rerender, ui, go, back, openApp, update, toast, fmtTime, now } from '../../os.js';
-import { addrKey, threads, threadOf, contactFor, nameFor, digits, isNumberLike, openConversation, send, deleteThreads, markThreads,
-  avatar, listTime, parse, dayNum, kbSpacer, kbWrap, pickerMatches } from '../messages.js';
+import { threads, threadOf, contactFor, nameFor, digits, isNumberLike, openConversation, send, listSelection, markSelectedItem, BLOCK_ITEM,
+  convItems, deleteConfirmed, avatar, listTime, parse, dayNum, kbSpacer, kbWrap, pickerMatches } from '../messages.js';
 
 const PKG = 'com.google.android.apps.messaging';
 const ACTIVITY = `${PKG}/.ui.ConversationListActivity`; // KK: the conversation is a fragment of this activity
@@ -184,11 +184,7 @@ function row(th, { sel = [], selecting = false, toggle } = {}) {
 }
 
 function list() {
-  const u = ui();
-  const ths = threads();
-  const sel = (u.msel || []).filter((k) => ths.some((th) => th.key === k));
-  const selecting = sel.length > 0;
-  const toggle = (k) => { const s = new Set(u.msel || []); if (s.has(k)) s.delete(k); else s.add(k); u.msel = [...s]; };
+  const { ths, sel, selecting, toggle } = listSelection();
   const rows = ths.map((th) => row(th, { sel, selecting, toggle }));
   const body = ths.length ? scrollBox('androidx.recyclerview.widget.RecyclerView', undefined, rows)
     : html`<div class="empty" ...${A('android.widget.TextView', { text: 'No conversations' })}>No conversations</div>`;
@@ -317,21 +313,13 @@ function newchat() {
 
 // --- dialogs ----------------------------------------------------------------------------------------
 const dialogs = {
+  // the items are the base app's (apps/messages.js); here the selection menu has no "Select all" and
+  // the conversation menu lists Details first
   menu: (d) => {
-    const u = ui();
-    if (d.menu === 'sel') {
-      const sel = u.msel || [];
-      const anyUnread = threads().some((th) => sel.includes(th.key) && th.unread > 0);
-      return popupMenu([
-        anyUnread ? ['Mark as read', () => { markThreads(sel, true); u.msel = []; }] : ['Mark as unread', () => { markThreads(sel, false); u.msel = []; }],
-        ['Block', () => toast('Blocking is not available')],
-      ]);
-    }
+    if (d.menu === 'sel') return popupMenu([markSelectedItem(), BLOCK_ITEM]);
     if (d.menu === 'conv') {
-      return popupMenu([
-        ['Details', () => toast(`${nameFor(d.address)} · ${d.address}`)],
-        ['Delete', () => { u.dialog = { kind: 'delete', keys: [addrKey(d.address)], from: 'conv' }; }],
-      ]);
+      const items = convItems(d.address);
+      return popupMenu([items.details, items.delete]);
     }
     return null;
   },
@@ -340,12 +328,7 @@ const dialogs = {
     return alertDialog({
       title: `Delete ${n} conversation${n === 1 ? '' : 's'}?`,
       negative: { label: 'Cancel', onClick: () => { ui().dialog = null; } },
-      positive: { label: 'Delete', onClick: () => {
-        deleteThreads(d.keys);
-        const u = ui();
-        u.dialog = null; u.msel = [];
-        if (d.from === 'conv') { u.fields.compose = ''; u.focus = null; u.keyboard = false; back(); }
-      } },
+      positive: { label: 'Delete', onClick: () => deleteConfirmed(d) },
     });
   },
 };

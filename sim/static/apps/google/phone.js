@@ -31,12 +31,12 @@
 //         2151468497 (navigation_bar_item_small_label_view "Contacts"), 55788475441 (tab_voicemail),
 //         646659559 (keys FrameLayout "1,", "2,ABC" > LinearLayout > TextView dialpad_key_number / _letters).
 // Where nothing public shows a screen it stays AOSP's and says so below.
-import { html, registerFlavor, A, ui, go, back, replace, openApp, toast, now, nowIso, fmtTime, Field } from '../../os.js';
-import { Avatar, labelText, openMessages } from '../contacts.js';
+import { html, registerFlavor, A, ui, go, back, replace, toast, now, nowIso, fmtTime, Field } from '../../os.js';
+import { Avatar, labelText } from '../contacts.js';
 import {
-  KIND_ICON, MONTHS, contactFor, displayName, sortedCalls, dayOf, yesterday, placeCall, openDialpad, createContact,
-  startSearch, xTap, xIcon, xText, xEmpty, xFavorites, xContacts, xDetails, xDialpad, xSearchResults, xIncall, xPopup,
-  xClearDialog, xActionBar,
+  KIND_ICON, MONTHS, contactFor, displayName, sortedCalls, dayOf, yesterday, placeCall, openDialpad,
+  startSearch, xTap, xIcon, xEmpty, xEntryActions, xFavorites, xContacts, xDetails, xDialpad, xSearchResults, xIncall, xPopup,
+  xClearDialog, xHistoryFrame,
 } from '../phone.js';
 
 const PKG = 'com.google.android.dialer';
@@ -192,8 +192,6 @@ function gCallLog(list, key) {
     const desc = `${[name, label, KIND_DESC[c.kind] || c.kind, stamp(c.time, false)].filter(Boolean).join(', ')}.`;
     const sub = [label || (name === c.number ? '' : c.number), stamp(c.time, true)].filter(Boolean).join(', ');
     const bad = ['missed', 'rejected', 'blocked'].includes(c.kind);
-    const action = (rid, icon, text, fn) => html`<div class="xd-action" ...${A('android.widget.LinearLayout', { id: rid, click: true })} ...${xTap(fn)}>
-      <span ...${A('android.widget.ImageView', { text: '' })}>${icon}</span>${xText(null, text)}</div>`;
     return html`${head ? html`<div class="gd-head" ...${A('android.widget.TextView', { id: 'new_call_log_header_text', text: head })}>${head}</div>` : null}
       <div class=${'gd-card' + (open ? ' open' : '')} ...${A('androidx.cardview.widget.CardView', { id: 'call_log_entry_card', desc, text: '' })}>
         <div class="gd-entry" ...${A('android.view.ViewGroup', { id: 'call_log_entry_root_constraint_layout', click: true })}
@@ -205,12 +203,7 @@ function gCallLog(list, key) {
           </div>
           ${xIcon('android.widget.ImageView', 'call_button', `call ${name}`, '📞', () => placeCall(c.number, hit ? hit.contact.name : c.name))}
         </div>
-        ${open ? html`<div class="xd-actions" ...${A('android.widget.LinearLayout', { id: 'call_log_entry_actions' })}>
-          ${hit ? null : action('create_new_contact_action', '👤', 'Create new contact', () => createContact(c.number))}
-          ${hit ? null : action('add_to_existing_contact_action', '👥', 'Add to a contact', () => openApp('contacts'))}
-          ${action('send_message_action', '💬', 'Send a message', () => openMessages(c.number))}
-          ${action('details_action', 'ⓘ', 'Call details', () => { u.ph_expanded = null; go('details', { id: c.id }); })}
-        </div>` : null}
+        ${open ? xEntryActions(c, hit) : null}
       </div>`;
   });
   return html`<div style="position:absolute;inset:0" ...${A('android.widget.FrameLayout')}>
@@ -225,15 +218,8 @@ function gHistory(p) {
   const filter = p.filter === 'missed' ? 'missed' : 'all';
   const list = sortedCalls().filter((c) => filter === 'all' || c.kind === 'missed');
   const tabs = [['all', 'All'], ['missed', 'Missed']];
-  return html`<div class="xd" ...${A('android.widget.LinearLayout', { id: 'calllog_frame' })}>
-    ${xActionBar('Call History', () => { ui().dialog = { kind: 'menu', where: 'history' }; })}
-    <div class="xd-tabs" ...${A('android.widget.HorizontalScrollView', { id: 'viewpager_header' })}>
-      ${tabs.map(([id, label]) => html`<div class="xd-tab" ...${A('android.widget.TextView', { text: label, click: true, selected: id === filter })}
-        ...${xTap(() => { ui().ph_expanded = null; replace('history', { filter: id }); })}>${label}</div>`)}
-    </div>
-    <div class="xd-body" ...${A('androidx.viewpager.widget.ViewPager', { id: 'call_log_pager' })}>
-      ${filter === 'missed' && !list.length ? xEmpty('empty_list_view', 'You have no missed calls.') : gCallLog(list, `history/${filter}`)}</div>
-  </div>`;
+  return xHistoryFrame(filter, tabs,
+    filter === 'missed' && !list.length ? xEmpty('empty_list_view', 'You have no missed calls.') : gCallLog(list, `history/${filter}`));
 }
 
 // ------------------------------------------------------------------------------------------
