@@ -273,7 +273,7 @@ def test_gestures_long_press_double_tap_swipe_drag_wait(rig: tuple[Any, Any, Any
     obs = _ok(env, Tap(point=_element(obs, text="Display").grid_bounds.center))
     obs = _ok(env, Tap(point=_element(obs, text="Brightness level").grid_bounds.center))
     before = phone.read_state().settings.brightness
-    bar = _element(obs, rid=":id/seekbar").grid_bounds
+    bar = _element(obs, rid="com.android.systemui:id/slider").grid_bounds  # SystemUI's brightness dialog
     y = (bar.top + bar.bottom) // 2
     _ok(env, Drag(start=(bar.right - 5, y), end=(bar.left, y), duration_ms=1200))
     assert before and phone.read_state().settings.brightness == 0, before
