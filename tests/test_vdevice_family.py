@@ -275,3 +275,21 @@ def test_vdevice_family_spreads_a_farm_over_families(farm: Any) -> None:
     finally:
         for lease in leases:
             lease.release(False)
+
+
+def test_a_two_family_farm_runs_each_device_episode_on_each_family(farm: Any) -> None:
+    """The run's device targets are one per family (``farm:aosp``, ``farm:google``), and a lease for
+    one goes only to a phone of that family: every task is then paired within each family."""
+    from transfer.runner import EpisodeSpec
+
+    assert farm.families() == ["aosp", "google"]
+    assert farm.targets() == ["farm:aosp", "farm:google"]
+    for target, fam in (("farm:google", "google"), ("farm:aosp", "aosp"), ("farm:google", "google")):
+        spec = EpisodeSpec(policy="oracle", policy_spec="oracle", task_id="clock.set_alarm", seed=0,
+                           backend="device", target=target, split="real59")
+        lease = farm.lease(spec)
+        try:
+            assert (lease.info["target"], lease.info["flavor"], lease.info["app_families"]["clock"]) == \
+                (target, fam, fam)
+        finally:
+            lease.release(False)

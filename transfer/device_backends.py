@@ -193,8 +193,31 @@ class DeviceBackends:
             out = [{"serial": d.serial, "virtual": False} for d in self.farm.devices()]
         return out
 
+    def families(self) -> list[str]:
+        """The phone families of the virtual phones this farm started, in first-seen order (empty for
+        real phones: their apps' families are read at lease time, not known up front)."""
+        out: list[str] = []
+        for p in self.phones:
+            fam = getattr(p.knobs, "family", None)
+            if fam and fam not in out:
+                out.append(fam)
+        return out
+
+    def targets(self) -> list[str]:
+        """The run's device targets: ``farm`` — any phone takes any episode —, or, on a virtual farm
+        of two or more families, ``farm:<family>`` per family, so that every device episode runs
+        once on each family and the report can pair each task within a family (with one target,
+        a task's base and trained episodes land on whichever phones are free, often of two
+        different families, and pair in neither)."""
+        fams = self.families()
+        return [f"farm:{f}" for f in fams] if len(fams) > 1 else ["farm"]
+
     def lease(self, spec: EpisodeSpec) -> Lease:
-        fl = self.farm.lease(timeout=self.lease_timeout)
+        exclude: set[str] = set()
+        if spec.target.startswith("farm:"):  # a phone of that family only
+            fam = spec.target.split(":", 1)[1]
+            exclude = {p.serial for p in self.phones if getattr(p.knobs, "family", None) != fam}
+        fl = self.farm.lease(timeout=self.lease_timeout, exclude=exclude)
         info = {**fl.info, "target": spec.target}
         return Lease(env=fl.env, info=info, release=lambda broken: fl.release(broken))
 

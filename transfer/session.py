@@ -124,7 +124,7 @@ class Session:
                 if type(e).__name__ == "NoDevicesError":
                     raise NoUsableDevices(str(e)) from e
                 raise
-            targets.append(("device", "farm"))
+            targets += [("device", t) for t in dev_b.targets()]
         config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
                   "backends": [t for t in targets], "flavor": flavor, "profile": profile, "device": device,
                   "test_recipient": test_recipient, "destructive": bool(destructive),
