@@ -2,7 +2,7 @@
 ``s2r paired``, ``s2r doctor`` and ``s2r schema`` — each one a real subprocess.
 
 Every device command here talks to a private adb server on a free port (``ADB_SERVER_SOCKET``); the
-default server on 5037 is never started or touched. The demo is the slow one (about 80 s on two cores).
+default server on 5037 is never started or touched. The demo is the slow one (about 2 min on two cores: its phones run every device episode once per family).
 """
 
 from __future__ import annotations

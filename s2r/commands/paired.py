@@ -136,7 +136,8 @@ def register(app: typer.Typer) -> None:
         quick: bool = typer.Option(False, "--quick", help="The 10 shortest tasks of each split (≈3 min)."),
         resume: bool = typer.Option(True, "--resume/--fresh", help="Continue a previous demo run in OUT."),
         workers: int = typer.Option(2, help="Sim episodes in flight."),
-        phones: int = typer.Option(3, help="Virtual phones (each runs one device episode at a time)."),
+        phones: int = typer.Option(4, help="Virtual phones (each runs one device episode at a time; they take the "
+                                               "families in turn)."),
         vdevice_family: str = typer.Option("aosp,google", "--vdevice-family", metavar="aosp,google",
                                            help="Phone families the virtual phones take in turn (AOSP's apps, "
                                                 "a Pixel's Google apps): the report's per-family table compares them."),
