@@ -238,9 +238,7 @@ def _agenda_at(ctx: Ctx, d: Date) -> Skill:
     yield from open_calendar(ctx)
     if not _has(ctx, "agenda_list"):
         yield from _drawer(ctx, "view_agenda")
-    yield from tap_role(ctx, APP, "more_options")
-    labels = _labels(ctx, "goto_label")
-    yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels)
+    yield from _overflow_item(ctx, "goto_label")
     yield from _pick_calendar_day(ctx, d)
     yield from tap_role(ctx, APP, "dialog_ok")
     if not _has(ctx, "agenda_list"):
@@ -323,15 +321,25 @@ def _opened(ctx: Ctx, title: str) -> bool:
     return el is not None and norm(el.text) == norm(title)
 
 
+def _overflow_item(ctx: Ctx, label_key: str) -> Skill:
+    """The overflow menu's item the family's wording ``label_key`` names."""
+    yield from tap_role(ctx, APP, "more_options")
+    labels = _labels(ctx, label_key)
+    yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels)
+
+
+def _role_or_overflow(ctx: Ctx, role: str, label_key: str) -> Skill:
+    """The control playing ``role`` where the family shows one, else its overflow menu item."""
+    if _has(ctx, role):
+        yield from tap_role(ctx, APP, role)
+    else:
+        yield from _overflow_item(ctx, label_key)
+
+
 def search(ctx: Ctx, query: str) -> Skill:
     """The app's search for ``query``: the toolbar's search button, or the overflow's Search item."""
     yield from open_calendar(ctx)
-    if _has(ctx, "search"):
-        yield from tap_role(ctx, APP, "search")
-    else:
-        yield from tap_role(ctx, APP, "more_options")
-        labels = _labels(ctx, "search_label")
-        yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels)
+    yield from _role_or_overflow(ctx, "search", "search_label")
     field = ctx.role(APP, "search_field")
     if field is None:
         raise OracleError(f"no search field ({ctx.family(APP)} family)")
@@ -500,12 +508,7 @@ def create_event(ctx: Ctx, title: str, start: datetime, end: datetime | None = N
 def delete_event(ctx: Ctx, title: str, date: Date | datetime | str) -> Skill:
     """Delete the event ``title`` on ``date`` (details → Delete → confirm)."""
     yield from open_event(ctx, title, date)
-    if _has(ctx, "delete_event"):
-        yield from tap_role(ctx, APP, "delete_event")
-    else:
-        yield from tap_role(ctx, APP, "more_options")
-        labels = _labels(ctx, "delete_label")
-        yield from tap_role(ctx, APP, "menu_item", pred=lambda e: norm(e.text) in labels)
+    yield from _role_or_overflow(ctx, "delete_event", "delete_label")
     yield from tap_role(ctx, APP, "confirm_delete")
     if _has(ctx, "event_title"):
         raise OracleError(f"event {title!r} was not deleted")
