@@ -1,7 +1,7 @@
 """The adbd backend of the virtual phone: Android's shell, command by command.
 
 :class:`AndroidBackend` plugs into :class:`device.virtual.adbd.AdbdServer`. Each ``adb shell``
-line is parsed by :class:`device.virtual.shline.ShellInterpreter` (``;``, ``&&``, ``||``,
+line is parsed by :class:`device.virtual.sh_interp.ShellInterpreter` (``;``, ``&&``, ``||``,
 ``|``, ``$?``, quoting, redirections) and every simple command is dispatched to a Python
 handler from the ``android_*`` modules — nothing is ever executed on the host, and argument
 text is data. Unknown commands answer exactly as Android's ``sh`` does
@@ -37,8 +37,11 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
-from .adbd import BaseBackend, ConnectionHandler, ShellSession
-from .shline import CommandHandler, ShellInterpreter
+from .adbd_backend import BaseBackend
+from .adbd_shell import ShellSession
+from .adbd_wire import ConnectionHandler
+from .sh_interp import ShellInterpreter
+from .sh_io import CommandHandler
 
 if TYPE_CHECKING:
     from .phone import VirtualPhone
@@ -90,43 +93,24 @@ class AndroidBackend(BaseBackend):
         return ShellInterpreter(self.commands, fs=self.fs, glob=self.fs.glob)
 
     async def run_shell(self, command: str, session: ShellSession) -> int:
+        return await self.run_line(self.new_shell(), command, session)
+
+    async def run_line(self, sh: ShellInterpreter, line: str, session: ShellSession) -> int:
+        """One command line in ``sh``: a fresh shell for ``adb shell CMD``, the session's own for
+        each line of an interactive ``adb shell`` (:func:`~device.virtual.adbd_shell.interactive_shell`).
+        Recorded in :attr:`command_log` and :attr:`shell_times`; files it changed are synced to the
+        sim world afterwards."""
         if self.command_log is not None:
-            self.command_log.append(command)
+            self.command_log.append(line)
         t0 = time.perf_counter()
         gen = self.phone.fs.generation
         try:
-            return await self.new_shell().run_in_session(command, session)
+            return await sh.run_in_session(line, session)
         finally:
-            self.shell_times.append((command, time.perf_counter() - t0))
+            self.shell_times.append((line, time.perf_counter() - t0))
             if self.phone.fs.generation != gen:
                 with contextlib.suppress(Exception):
                     await asyncio.shield(self.phone.acall(self.phone.sync_files))
-
-    async def run_interactive(self, session: ShellSession) -> int:
-        """``adb shell`` with no command: one persistent ``sh`` (``cd`` and variables stick)."""
-        sh = self.new_shell()
-        device = self.phone.properties().get("ro.product.device", "phone")
-        status = 0
-        buf = b""
-        await session.write_stdout(f"{device}:{sh.cwd} $ ")
-        while True:
-            data = await session.read_stdin()
-            if data is None:
-                return status
-            if session.pty:
-                await session.write_stdout(data.replace(b"\r", b"\n"))
-            buf += data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                line = raw.decode("utf-8", "replace").strip()
-                if line == "exit" or line.startswith("exit "):
-                    parts = line.split()
-                    return int(parts[1]) & 0xFF if len(parts) > 1 and parts[1].isdigit() else status
-                if line:
-                    if self.command_log is not None:
-                        self.command_log.append(line)
-                    status = await sh.run_in_session(line, session)
-                await session.write_stdout(f"{device}:{sh.cwd} $ ")
 
     # --- transport faults
     def service_handler(self, service: str) -> ConnectionHandler | None:

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .shline import CommandContext, CommandHandler
+from .sh_io import CommandContext, CommandHandler
 
 if TYPE_CHECKING:
     from .phone import VirtualPhone

@@ -7,374 +7,28 @@ these dumps with regular expressions over field names — ``mCurrentFocus=Window
 ``mViewports=[DisplayViewport{… orientation=0 …}]``, ``mWakefulness=Awake``. Each generator
 below writes the sections a real ``dumpsys`` prints for those readers, filled from one
 :class:`SystemSnapshot` of the sim phone, so they can never contradict each other.
+
+The snapshot is :mod:`.android_snapshot`; the window and activity dumps :mod:`.android_dumpsys_wm`.
 """
 
 from __future__ import annotations
 
 import zlib
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import TYPE_CHECKING, Any
 
-from .android_am import next_alarm, pid_of
-from .families import AOSP
-from .shline import CommandContext, CommandHandler
+from .android_am import next_alarm
+from .android_appops import format_duration
+from .sh_io import CommandContext, CommandHandler
 
 if TYPE_CHECKING:
     from .phone import VirtualPhone
+from .android_dumpsys_wm import activity_record, dumpsys_activity, dumpsys_window
+from .android_snapshot import _UNIQUE_ID, SystemSnapshot, _h, take_snapshot
 
 __all__ = ["SystemSnapshot", "take_snapshot", "dumpsys_window", "dumpsys_activity", "dumpsys_display",
            "dumpsys_input", "dumpsys_power", "dumpsys_alarm", "dumpsys_battery", "dumpsys_package",
            "system_commands", "wm_text"]
-
-_PERMISSION_ACTIVITY = ("com.android.permissioncontroller",
-                        "com.android.permissioncontroller.permission.ui.GrantPermissionsActivity")
-_UNIQUE_ID = "local:4619827259835644672"
-
-
-def _h(text: str) -> str:
-    """A stable 7-hex-digit object hash, like the ones dumpsys prints."""
-    return f"{zlib.crc32(text.encode()):08x}"[1:]
-
-
-def _full(pkg: str, act: str) -> str:
-    return pkg + act if act.startswith(".") else act
-
-
-def _short(pkg: str, act: str) -> str:
-    return act[len(pkg):] if act.startswith(pkg + ".") else act
-
-
-@dataclass
-class SystemSnapshot:
-    """Everything the system dumps show, read from the phone at one moment."""
-
-    now: datetime
-    physical: tuple[int, int]
-    size: tuple[int, int]
-    physical_density: int
-    density: int
-    rotation: int
-    screen_on: bool
-    package: str
-    activity: str  # fully qualified
-    overlays: dict[str, Any]
-    keyboard: bool
-    ime_frame: tuple[int, int, int, int] | None
-    status_h: int
-    nav_h: int
-    battery: int
-    alarms: list[dict[str, Any]] = field(default_factory=list)
-    timers: list[dict[str, Any]] = field(default_factory=list)
-    current_ime: str = ""
-    brightness: int = 128
-    stay_on: bool = False
-    gesture_nav: bool = False
-    recent_apps: list[str] = field(default_factory=list)
-    android: int = 14
-    #: VirtualPhone.keyguard_state(): showing, secure, bouncer, occluded, enabled
-    keyguard: dict[str, Any] = field(default_factory=dict)
-    #: the phone's zone (persist.sys.timezone): ``now`` and alarm times are its wall times
-    zone: Any = None
-    #: the phone's app family (device.virtual.families): its launcher, its apps' packages
-    family: Any = AOSP
-
-    def main(self, pkg: str) -> str | None:
-        """The launcher activity of one of the family's apps, fully qualified (None: not one)."""
-        app = self.family.by_package(pkg)
-        return app.full(app.launcher) if app is not None else None
-
-    @property
-    def launcher(self) -> str:
-        return self.family.packages["launcher"]
-
-    @property
-    def keyguard_showing(self) -> bool:
-        return bool(self.keyguard.get("showing"))
-
-    @property
-    def app_size(self) -> tuple[int, int]:
-        return self.size[0], self.size[1] - self.nav_h
-
-    @property
-    def focused(self) -> tuple[str, str]:
-        """(package, activity) of the focused *app* (under dialogs and the shade)."""
-        d = self.overlays.get("dialog") or {}
-        if isinstance(d, dict) and d.get("kind") == "permission":
-            return _PERMISSION_ACTIVITY
-        return self.package, self.activity
-
-    @property
-    def focus_window(self) -> str:
-        if self.overlays.get("shade") or self.keyguard_showing:  # the shade window hosts the keyguard
-            return "NotificationShade"
-        pkg, act = self.focused
-        return f"{pkg}/{act}"
-
-
-def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
-    """Render (without a screenshot, usually cached) and read the state once."""
-    pkg, act = phone.foreground()
-    packages = phone.family.packages
-    keyboard = phone.keyboard_visible()
-    ime = phone.ime_frame() if keyboard else None
-    data = phone.state_data()
-    overlays = phone.ui_overlays()
-    W, H = phone.window_size()
-    sy = H / phone.profile.height_px
-    dpr = phone.profile.dpr
-    gesture = phone.profile.navigation == "gesture"
-    world = data["world"]
-    try:
-        stay = (phone.settings.raw("global", "stay_on_while_plugged_in") or "0") != "0"
-    except Exception:  # noqa: BLE001
-        stay = False
-    recent = [packages[a] for a in overlays.get("recent_apps", []) if a in packages]
-    return SystemSnapshot(
-        now=phone.now(), physical=phone.physical_size, size=(W, H), physical_density=phone.profile.density,
-        density=phone.density, rotation=phone.rotation, screen_on=phone.screen_on, package=pkg, activity=act,
-        overlays=overlays, keyboard=keyboard, ime_frame=ime, status_h=round(28 * dpr * sy),
-        nav_h=round((16 if gesture else 48) * dpr * sy), battery=int(data["sys"].get("battery", 87)),
-        alarms=list(world.get("alarms") or []), timers=list(world.get("timers") or []),
-        current_ime=phone.packages.current_ime(), brightness=int(world["settings"].get("brightness") or 128),
-        stay_on=stay, gesture_nav=gesture, recent_apps=recent, android=phone.knobs.android,
-        keyguard=phone.keyguard_state() if hasattr(phone, "keyguard_state") else {},
-        zone=getattr(phone, "zone", None), family=phone.family)
-
-
-# ============================================================================ window
-def _insets(s: SystemSnapshot) -> str:
-    """``InsetsStateController`` → ``InsetsState.dump`` → one ``InsetsSource.dump`` line per source.
-
-    Android 11–13 (frameworks/base core/java/android/view/InsetsSource.java) print
-    ``InsetsSource type=`` + ``InsetsState.typeToString`` (``ITYPE_STATUS_BAR`` ...). Android 14
-    made sources id-keyed: ``InsetsSource id=<hex> type=`` + ``WindowInsets.Type.toString``
-    (``statusBars``, ``navigationBars``, ``ime``, ``tappableElement``); the id is
-    ``InsetsSource.createId(owner, index, type)`` = owner hash << 16 | index << 5 | log2(type),
-    and ``ID_IME`` is ``createId(null, 0, ime())`` = 3."""
-    W, H = s.size
-    ime = s.ime_frame if s.keyboard and s.ime_frame else None
-    ime_txt = f"frame=[{ime[0]},{ime[1]}][{ime[2]},{ime[3]}] visible=true" if ime else "frame=[0,0][0,0] visible=false"
-    status = f"frame=[0,0][{W},{s.status_h}] visible=true"
-    nav = f"frame=[0,{H - s.nav_h}][{W},{H}] visible=true"
-    head = f"    InsetsStateController\n      InsetsState\n        mDisplayFrame=Rect(0, 0 - {W}, {H})\n"
-    if s.android >= 14:
-        owner = _h("DisplayPolicy")[:4]
-        return (head + f"        InsetsSource id={owner}0000 type=statusBars {status}\n"
-                f"        InsetsSource id={owner}0001 type=navigationBars {nav}\n"
-                f"        InsetsSource id=3 type=ime {ime_txt}\n"
-                f"        InsetsSource id={owner}0005 type=tappableElement {status}\n")
-    return (head + f"        InsetsSource type=ITYPE_STATUS_BAR {status}\n"
-            f"        InsetsSource type=ITYPE_NAVIGATION_BAR {nav}\n"
-            f"        InsetsSource type=ITYPE_IME {ime_txt}\n"
-            f"        InsetsSource type=ITYPE_TOP_TAPPABLE_ELEMENT {status}\n")
-
-
-def _policy_section(s: SystemSnapshot) -> str:
-    """``dumpsys window policy``: PhoneWindowManager.dump and its KeyguardServiceDelegate.
-
-    ``mShowingDream=… mDreamingLockscreen=…`` (``mDreamingLockscreen`` is
-    ``isKeyguardShowingAndNotOccluded()`` whenever no dream shows: DisplayPolicy
-    .finishPostLayoutPolicyLw) and the delegate's lines, in the order of
-    services/core/java/com/android/server/policy/keyguard/KeyguardServiceDelegate.java ``dump``
-    (``showing=``, ``showingAndNotOccluded=``, ``inputRestricted=``, ``occluded=``, ``secure=`` …),
-    then its service's KeyguardStateMonitor (KeyguardStateMonitor.java ``dump``: ``mIsShowing=``,
-    ``mSimSecure=``, ``mInputRestricted=``, ``mTrusted=``, ``mCurrentUserId=``). ``showing``
-    follows the phone's keyguard; ``secure`` is a PIN being set (LockPatternUtils.isSecure);
-    ``inputRestricted`` is KeyguardViewMediator.isInputRestricted (the keyguard showing)."""
-    on = str(s.screen_on).lower()
-    kg = s.keyguard or {}
-    showing = bool(kg.get("showing"))
-    occluded = bool(kg.get("occluded"))
-    b = lambda v: "true" if v else "false"  # noqa: E731
-    return ("WINDOW MANAGER POLICY STATE (dumpsys window policy)\n    mSystemBooted=true mSystemReady=true\n"
-            f"    mLidState=LID_ABSENT mLidOpenRotation=-1\n    mScreenOnEarly={on} mScreenOnFully={on}\n"
-            "    mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n"
-            f"    mShowingDream=false mDreamingLockscreen={b(showing and not occluded)}\n"
-            f"    KeyguardServiceDelegate\n      showing={b(showing)}\n"
-            f"      showingAndNotOccluded={b(showing and not occluded)}\n      inputRestricted={b(showing)}\n"
-            f"      occluded={b(occluded)}\n      secure={b(kg.get('secure'))}\n      dreaming=false\n"
-            "      systemIsReady=true\n      deviceHasKeyguard=true\n      enabled=true\n"
-            f"      offReason={'0' if s.screen_on else '2'}\n      currentUser=0\n      bootCompleted=true\n"
-            f"      screenState={'SCREEN_STATE_ON' if s.screen_on else 'SCREEN_STATE_OFF'}\n"
-            f"      interactiveState={'INTERACTIVE_STATE_AWAKE' if s.screen_on else 'INTERACTIVE_STATE_SLEEP'}\n"
-            f"      KeyguardStateMonitor\n        mIsShowing={b(showing)}\n        mSimSecure=false\n"
-            f"        mInputRestricted={b(showing)}\n        mTrusted=false\n        mCurrentUserId=0\n")
-
-
-def _display_policy(s: SystemSnapshot) -> str:
-    """``DisplayPolicy.dump`` inside ``dumpsys window displays`` (DisplayContent.dump passes its
-    prefix: ``    DisplayPolicy`` beside ``    DisplayRotation``), from
-    services/core/java/com/android/server/wm/DisplayPolicy.java ``dump``:
-
-    * Android 12–15: ``pw.print(prefix); pw.print("mShowingDream="); …
-      pw.print(" mDreamingLockscreen="); pw.println(mDreamingLockscreen);`` then ``mStatusBar=``,
-      ``mExpandedPanel=`` and ``pw.print(prefix); pw.print("isKeyguardShowing=");
-      pw.println(isKeyguardShowing());`` each on its own line.
-    * Android 11 leaves the newlines out (``pw.print(mDreamingLockscreen)``,
-      ``pw.print(mStatusBar)``, ``pw.print(mNotificationShade)``, then ``pw.print(" isKeyguardShowing=")``
-      with no prefix), so all of it is one line:
-      ``      mShowingDream=false mDreamingLockscreen=true      mStatusBar=Window{…}      mExpandedPanel=Window{…} isKeyguardShowing=true``.
-    """
-    kg = s.keyguard or {}
-    showing = bool(kg.get("showing"))
-    dreaming_lock = showing and not kg.get("occluded")
-    b = lambda v: "true" if v else "false"  # noqa: E731
-    p = "      "
-    on = b(s.screen_on)
-    status = f"Window{{{_h('StatusBar')} u0 StatusBar}}"
-    shade = f"Window{{{_h('NotificationShade')} u0 NotificationShade}}"
-    nav = f"Window{{{_h('NavigationBar0')} u0 NavigationBar0}}"
-    head = ("    DisplayPolicy\n"
-            f"{p}mCarDockEnablesAccelerometer=true mDeskDockEnablesAccelerometer=true\n"
-            f"{p}mDockMode=EXTRA_DOCK_STATE_UNDOCKED mLidState=LID_ABSENT\n"
-            f"{p}mAwake={on} mScreenOnEarly={on} mScreenOnFully={on}\n"
-            f"{p}mKeyguardDrawComplete=true mWindowManagerDrawComplete=true\n"
-            f"{p}mHdmiPlugged=false\n")
-    if s.android <= 11:
-        keyguard = (f"{p}mShowingDream=false mDreamingLockscreen={b(dreaming_lock)}{p}mStatusBar={status}"
-                    f"{p}mExpandedPanel={shade} isKeyguardShowing={b(showing)}\n")
-    else:
-        keyguard = (f"{p}mShowingDream=false mDreamingLockscreen={b(dreaming_lock)}\n{p}mStatusBar={status}\n"
-                    f"{p}mExpandedPanel={shade}\n{p}isKeyguardShowing={b(showing)}\n")
-    return (head + keyguard + f"{p}mNavigationBar={nav}\n{p}mNavBarOpacityMode=0\n{p}mNavigationBarCanMove=false\n"
-            f"{p}mTopIsFullscreen=false\n\n")
-
-
-def _display_section(s: SystemSnapshot) -> str:
-    (pw, ph), (w, h) = s.physical, s.size
-    aw, ah = s.app_size
-    return ("WINDOW MANAGER DISPLAY CONTENTS (dumpsys window displays)\n"
-            f"  Display: mDisplayId=0 rootTasks={2 + len(s.recent_apps)}\n"
-            f"    init={pw}x{ph} {s.physical_density}dpi base={w}x{h} {s.density}dpi cur={w}x{h} app={aw}x{ah} "
-            f"rng={w}x{w - s.nav_h}-{ah}x{ah}\n"
-            f"    deferred=false mLayoutNeeded=false mTouchExcludeRegion=SkRegion((0,0,{w},{h}))\n\n"
-            + _display_policy(s) +
-            "    DisplayRotation\n      mCurrentAppOrientation=SCREEN_ORIENTATION_UNSPECIFIED\n"
-            f"      mLastOrientation=-1\n      mRotation={s.rotation} mDeferredRotationPauseCount=0\n"
-            "      mLandscapeRotation=ROTATION_90 mSeascapeRotation=ROTATION_270\n"
-            "      mPortraitRotation=ROTATION_0 mUpsideDownRotation=ROTATION_180\n"
-            "      mUserRotationMode=USER_ROTATION_LOCKED mUserRotation=ROTATION_0 mCameraRotationMode=0\n\n"
-            + _insets(s) + "\n")
-
-
-def _window_entry(n: int, title: str, package: str, visible: bool, kind: str) -> str:
-    return (f"  Window #{n} Window{{{_h(title)} u0 {title}}}:\n"
-            f"    mDisplayId=0 rootTaskId=1 mSession=Session{{{_h('s' + title)} {pid_of(package)}:u0a{n + 100}}} "
-            f"mClient=android.os.BinderProxy@{_h('c' + title)}\n"
-            f"    mOwnerUid={10000 + n} showForAllUsers=false package={package} appop=NONE\n"
-            f"    mAttrs={{(0,0)(fillxfill) ty={kind} fmt=TRANSLUCENT}}\n"
-            f"    mViewVisibility={'0x0' if visible else '0x8'} mHaveFrame=true mObscured=false\n"
-            f"    isOnScreen={'true' if visible else 'false'}\n    isVisible={'true' if visible else 'false'}\n")
-
-
-def _windows_section(s: SystemSnapshot) -> str:
-    pkg, act = s.focused
-    app_title = f"{pkg}/{act}"
-    launcher_title = f"{s.launcher}/{s.main(s.launcher)}"
-    entries = [("NavigationBar0", "com.android.systemui", True, "NAVIGATION_BAR"),
-               ("NotificationShade", "com.android.systemui", bool(s.overlays.get("shade")), "NOTIFICATION_SHADE"),
-               ("StatusBar", "com.android.systemui", True, "STATUS_BAR"),
-               ("InputMethod", s.current_ime.split("/")[0] or "com.android.inputmethod.latin", s.keyboard,
-                "INPUT_METHOD")]
-    if app_title != launcher_title:
-        entries.append((app_title, pkg, True, "BASE_APPLICATION"))
-    entries.append((launcher_title, s.launcher, app_title == launcher_title, "BASE_APPLICATION"))
-    body = "".join(_window_entry(i, t, p, v, k) for i, (t, p, v, k) in enumerate(entries))
-    fpkg, fact = s.focused
-    rec = f"ActivityRecord{{{_h(fpkg + fact)} u0 {fpkg}/{_short(fpkg, fact)} t{_task_id(fpkg)}}}"
-    focus = f"Window{{{_h(s.focus_window)} u0 {s.focus_window}}}"
-    ime_win = f"Window{{{_h('InputMethod')} u0 InputMethod}}"
-    return ("WINDOW MANAGER WINDOWS (dumpsys window windows)\n" + body + "\n"
-            f"  mGlobalConfiguration={{1.0 310mcc260mnc [en_US] ldltr sw{round(s.size[0] * 160 / s.density)}dp "
-            f"w{round(s.size[0] * 160 / s.density)}dp h{round(s.app_size[1] * 160 / s.density)}dp "
-            f"{s.density}dpi nrml long port finger -keyb/v/h -nav/h winConfig={{ mBounds=Rect(0, 0 - {s.size[0]}, "
-            f"{s.size[1]}) mAppBounds=Rect(0, {s.status_h} - {s.app_size[0]}, {s.app_size[1]}) "
-            f"mRotation=ROTATION_{s.rotation * 90} mWindowingMode=fullscreen}}}}\n"
-            f"  mHasPermanentDpad=false\n  mTopFocusedDisplayId=0\n"
-            f"  mCurrentFocus={focus}\n  mFocusedApp={rec}\n"
-            f"  mInputMethodWindow={ime_win}\n"
-            f"  mInputMethodTarget=Window{{{_h(s.focus_window)} u0 {s.focus_window}}}\n"
-            f"  mInputMethodInputTarget=Window{{{_h(s.focus_window)} u0 {s.focus_window}}}\n")
-
-
-def _task_id(pkg: str) -> int:
-    """A stable task id per app: the app id's place among the nine (whatever family's package it is)."""
-    from .families import FAMILIES
-
-    order = list(AOSP.apps)
-    for fam in FAMILIES.values():
-        app = fam.package_apps.get(pkg)
-        if app is not None:
-            return 20 + order.index(app)
-    return 20 + len(order) + zlib.crc32(pkg.encode()) % 50
-
-
-def dumpsys_window(s: SystemSnapshot, section: str | None = None) -> str:
-    if section in ("displays", "d"):
-        return _display_section(s)
-    if section in ("windows", "w"):
-        return _windows_section(s)
-    if section in ("policy", "p"):
-        return _policy_section(s)
-    return _policy_section(s) + "\n" + _display_section(s) + "\n" + _windows_section(s)
-
-
-# ============================================================================ activity
-def _record(pkg: str, act: str) -> str:
-    return f"ActivityRecord{{{_h(pkg + act)} u0 {pkg}/{_short(pkg, act)} t{_task_id(pkg)}}}"
-
-
-def _tasks(s: SystemSnapshot) -> list[tuple[str, str]]:
-    """(package, activity) of each task, top first (the focused one, then recents)."""
-    fpkg, fact = s.focused
-    out: list[tuple[str, str]] = []
-    if fpkg == _PERMISSION_ACTIVITY[0]:
-        out.append((fpkg, fact))
-        fpkg, fact = s.package, s.activity
-    out.append((fpkg, fact))
-    for pkg in s.recent_apps:
-        main = s.main(pkg)
-        if pkg != fpkg and main is not None:
-            out.append((pkg, main))
-    return out
-
-
-def dumpsys_activity(s: SystemSnapshot, section: str | None = None) -> str:
-    tasks = _tasks(s)
-    top_pkg, top_act = tasks[0]
-    if section == "top":
-        lines = []
-        for pkg, act in reversed(tasks):
-            lines.append(f"TASK {pkg} id={_task_id(pkg)} userId=0\n  ACTIVITY {pkg}/{_short(pkg, act)} "
-                         f"{_h(pkg + act)} pid={pid_of(pkg)}\n    Local Activity {_h('l' + act)} State:\n"
-                         f"      mResumed={'true' if pkg == top_pkg else 'false'} mStopped="
-                         f"{'false' if pkg == top_pkg else 'true'} mFinished=false\n")
-        return "".join(lines)
-    out = ["ACTIVITY MANAGER ACTIVITIES (dumpsys activity activities)\n",
-           "Display #0 (activities from top to bottom):\n"]
-    for i, (pkg, act) in enumerate(tasks):
-        kind = "home" if pkg == s.launcher else "standard"
-        visible = "true" if i == 0 else "false"
-        out.append(f"  * Task{{{_h('task' + pkg)} #{_task_id(pkg)} type={kind} A=10{_task_id(pkg):03d}:{pkg} U=0 "
-                   f"visible={visible} visibleRequested={visible} mode=fullscreen translucent=false sz=1}}\n")
-        if i == 0:
-            out.append(f"    mResumedActivity: {_record(pkg, act)}\n")
-            out.append(f"    topResumedActivity={_record(pkg, act)}\n")
-        out.append(f"    * Hist  #0: {_record(pkg, act)}\n"
-                   f"      packageName={pkg} processName={pkg}\n"
-                   f"      app=ProcessRecord{{{_h('p' + pkg)} {pid_of(pkg)}:{pkg}/u0a{_task_id(pkg)}}}\n"
-                   f"      state={'RESUMED' if i == 0 else 'STOPPED'} stopped={'false' if i == 0 else 'true'} "
-                   "delayedResume=false finishing=false\n")
-    out.append("\n  Resumed activities in task display areas (from top to bottom):\n"
-               f"    Resumed: {_record(top_pkg, top_act)}\n\n"
-               f"  ResumedActivity: {_record(top_pkg, top_act)}\n\n"
-               "ActivityTaskSupervisor state:\n"
-               f"  topDisplayFocusedRootTask=Task{{{_h('task' + top_pkg)} #{_task_id(top_pkg)} type=standard "
-               f"A=10{_task_id(top_pkg):03d}:{top_pkg} U=0 visible=true visibleRequested=true mode=fullscreen "
-               "translucent=false sz=1}\n"
-               f"  mCurTaskIdForUser={{0={_task_id(top_pkg)}}}\n  isHomeRecentsComponent=true\n")
-    return "".join(out)
 
 
 # ============================================================================ display / input / power
@@ -449,7 +103,7 @@ def dumpsys_input(s: SystemSnapshot) -> str:
             f"logicalFrame=[0, 0, {w}, {h}], physicalFrame=[0, 0, {pw}, {ph}], deviceSize=[{pw}, {ph}], "
             "isActive=[1]\n\n"
             "Input Dispatcher State:\n  DispatchEnabled: true\n  DispatchFrozen: false\n"
-            f"  FocusedApplications:\n    displayId=0, name='{_record(*s.focused)}', dispatchingTimeout=5000ms\n"
+            f"  FocusedApplications:\n    displayId=0, name='{activity_record(*s.focused)}', dispatchingTimeout=5000ms\n"
             f"  FocusedWindows:\n    displayId=0, name='{_h(s.focus_window)} {s.focus_window}'\n")
 
 
@@ -475,23 +129,6 @@ def dumpsys_battery(s: SystemSnapshot) -> str:
             f"  level: {s.battery}\n  scale: 100\n  voltage: 4123\n  temperature: 285\n  technology: Li-ion\n")
 
 
-def _fmt_dur(ms: int) -> str:
-    """Android ``TimeUtils.formatDuration``: ``+7h46m40s0ms``."""
-    sign = "+" if ms >= 0 else "-"
-    ms = abs(ms)
-    d, rem = divmod(ms, 86_400_000)
-    h, rem = divmod(rem, 3_600_000)
-    m, rem = divmod(rem, 60_000)
-    sec, msec = divmod(rem, 1000)
-    out = sign
-    started = False
-    for v, unit in ((d, "d"), (h, "h"), (m, "m"), (sec, "s")):
-        if v or started:
-            out += f"{v}{unit}"
-            started = True
-    return out + f"{msec}ms"
-
-
 def _epoch_ms(dt: datetime, zone: Any = None) -> int:
     """A local wall time of the phone's ``zone`` → epoch ms (AlarmManager's RTC clock)."""
     return int(dt.replace(tzinfo=zone or timezone.utc).timestamp() * 1000)
@@ -515,14 +152,14 @@ def dumpsys_alarm(s: SystemSnapshot) -> str:
     if nxt is not None:
         when, alarm = nxt
         ms = _epoch_ms(when, s.zone)
-        lines.append(f"    user:0 pendingSend:false time:{ms} = {_stamp(when)} = {_fmt_dur(ms - now_ms)}\n")
+        lines.append(f"    user:0 pendingSend:false time:{ms} = {_stamp(when)} = {format_duration(ms - now_ms)}\n")
         pending.append(
             f"    RTC_WAKEUP #{len(pending)}: Alarm{{{_h('alarm' + str(alarm.get('id')))} type 0 origWhen {ms} window 0 "
             f"exactAllowReason=policy_permission {clock}}}\n"
             "      tag=*walarm*:com.android.deskclock.ALARM_ALERT\n"
             f"      type=RTC_WAKEUP origWhen={_stamp(when)} window=0 exactAllowReason=policy_permission "
             "repeatInterval=0 count=0 flags=0x3\n"
-            f"      whenElapsed={_fmt_dur(ms - now_ms)} maxWhenElapsed={_fmt_dur(ms - now_ms)}\n"
+            f"      whenElapsed={format_duration(ms - now_ms)} maxWhenElapsed={format_duration(ms - now_ms)}\n"
             "      Alarm clock:\n"
             f"        triggerTime={_stamp(when)}\n"
             f"        showIntent=PendingIntent{{{_h('show')}: PendingIntentRecord{{{_h('pir')} {clock} "
@@ -535,9 +172,9 @@ def dumpsys_alarm(s: SystemSnapshot) -> str:
             f"    ELAPSED_WAKEUP #{len(pending)}: Alarm{{{_h('timer' + str(i))} type 2 origWhen {left} window 0 "
             f"exactAllowReason=policy_permission {clock}}}\n"
             "      tag=*walarm*:com.android.deskclock.action.TIMER_EXPIRED\n"
-            f"      type=ELAPSED_WAKEUP origWhen={_fmt_dur(left)} window=0 exactAllowReason=policy_permission "
+            f"      type=ELAPSED_WAKEUP origWhen={format_duration(left)} window=0 exactAllowReason=policy_permission "
             "repeatInterval=0 count=0 flags=0x1\n"
-            f"      whenElapsed={_fmt_dur(left)} maxWhenElapsed={_fmt_dur(left)}\n")
+            f"      whenElapsed={format_duration(left)} maxWhenElapsed={format_duration(left)}\n")
     lines.append(f"\n  Pending alarms: {len(pending)}\n")
     lines.extend(pending)
     lines.append("\n  Pending user blocked background alarms:\n    none\n")
@@ -620,6 +257,9 @@ def wm_text(phone: "VirtualPhone", what: str) -> str:
 _SERVICES = ("activity", "alarm", "battery", "bluetooth_manager", "connectivity", "display", "input", "input_method",
              "meminfo", "package", "power", "settings", "statusbar", "wifi", "window", "SurfaceFlinger", "cpuinfo",
              "notification", "audio", "account", "user", "uimode", "location", "media_session")
+#: The services whose dump is a function of the system snapshot alone.
+_SNAPSHOT_DUMPS = {"display": dumpsys_display, "input": dumpsys_input, "power": dumpsys_power, "alarm": dumpsys_alarm,
+                   "battery": dumpsys_battery, "input_method": dumpsys_input_method}
 
 
 class SystemCommands:
@@ -664,18 +304,8 @@ class SystemCommands:
                 text = dumpsys_activity(snap, "top" if sub == "top" else None)
             else:
                 text = f"ACTIVITY MANAGER {sub.upper()} (dumpsys activity {sub})\n"
-        elif service == "display":
-            text = dumpsys_display(snap)
-        elif service == "input":
-            text = dumpsys_input(snap)
-        elif service == "power":
-            text = dumpsys_power(snap)
-        elif service == "alarm":
-            text = dumpsys_alarm(snap)
-        elif service == "battery":
-            text = dumpsys_battery(snap)
-        elif service == "input_method":
-            text = dumpsys_input_method(snap)
+        elif service in _SNAPSHOT_DUMPS:
+            text = _SNAPSHOT_DUMPS[service](snap)
         elif service == "SurfaceFlinger" and "--list" in rest:
             text = f"StatusBar#0\nNavigationBar0#0\n{snap.focus_window}#0\n"
         else:

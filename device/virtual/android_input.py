@@ -15,7 +15,7 @@ import time
 from typing import TYPE_CHECKING
 
 from .android_keys import resolve_keycode
-from .shline import CommandContext, CommandHandler
+from .sh_io import CommandContext, CommandHandler
 
 if TYPE_CHECKING:
     from .phone import VirtualPhone
@@ -103,7 +103,7 @@ class InputCommands:
             # (frameworks/base services/core/java/com/android/server/input/InputShellCommand.java
             # injectMotionEvent), so the command returns once the app has consumed them: its cost
             # covers the delivery and the app's handling, which the virtual phone does for real
-            from .u2server import spend
+            from .costs import spend
 
             t_cmd = time.perf_counter()
             rc = await self._input_cmd(ctx, cmd, rest)
@@ -163,7 +163,7 @@ class InputCommands:
                 bad = str(e).split("'")[-2] if "'" in str(e) else rest[0]
                 return await self._exception(ctx, cmd, f"java.lang.NumberFormatException: For input string: \"{bad}\"")
             if cmd == "tap":
-                from .u2server import overlay_tap
+                from .systemui import overlay_tap
 
                 if not overlay_tap(phone, nums[0], nums[1]):  # SystemUI's clipboard overlay takes it first
                     await phone.acall(phone.tap, nums[0], nums[1])
@@ -210,7 +210,8 @@ class InputCommands:
             png = True
         t_cap = time.perf_counter()
         data = await self.phone.acall(self.phone.screenshot_png)
-        from .u2server import clipboard_overlay, spend
+        from .costs import spend
+        from .systemui import clipboard_overlay
 
         overlay = clipboard_overlay(self.phone)
         if overlay.visible:  # SystemUI's clipboard overlay is on screen (Android 13+)
@@ -259,7 +260,9 @@ class InputCommands:
                           "      /sdcard/window_dump.xml\n\nevents: prints out accessibility events until "
                           "terminated\n")
             return 0 if args and args[0] == "help" else 1
-        from .u2server import dump_cost_ms, screen_xml, spend, uiautomation_holder
+        from .costs import dump_cost_ms, spend
+        from .processes import uiautomation_holder
+        from .systemui import screen_xml
 
         phone = self.phone
         # `uiautomator` is a script that execs app_process (frameworks/base cmds/uiautomator/

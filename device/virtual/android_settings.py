@@ -15,7 +15,7 @@ import hashlib
 import time
 from typing import TYPE_CHECKING, Any, Callable
 
-from .shline import CommandContext, CommandHandler
+from .sh_io import CommandContext, CommandHandler
 
 if TYPE_CHECKING:
     from .phone import VirtualPhone

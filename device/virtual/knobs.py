@@ -80,7 +80,7 @@ consumed: ``INJECT_INPUT_EVENT_MODE_WAIT_FOR_FINISH`` in frameworks/base
 ``services/core/java/com/android/server/input/InputShellCommand.java``). So what the virtual
 phone itself spends producing the answer — rendering the sim, encoding the frame, the tap in
 the browser — counts toward the figure instead of being added to it
-(:func:`device.virtual.u2server.spend` with ``since``); a runtime start (``app_process``)
+(:func:`device.virtual.costs.spend` with ``since``); a runtime start (``app_process``)
 precedes the work and is added whole.
 
 * ``dump_ms`` + ``dump_node_ms`` × nodes — uiautomator2's ``dumpWindowHierarchy``, which walks
@@ -167,7 +167,47 @@ class FlakyTransport(BaseModel):
 
 
 class PhoneKnobs(BaseModel):
-    """Everything that makes this virtual phone differ from the plain simulator."""
+    """The virtual phone's configuration: everything that makes it differ from the plain simulator.
+
+    One validated record per phone (``VirtualPhone(knobs)``, ``s2r vdevice start --knob``); it is
+    printed by ``VirtualPhone.info()["knobs"]`` so a run records the phone it had. Each knob, what
+    it models, and its default (the module doc says why each default is what it is):
+
+    Identity and apps
+        ``profile`` (``"pixel"``) — the device profile (:mod:`sim.profiles`): screen size, density,
+        model. ``flavor`` (``"aosp"``) — the simulator flavor the screens are drawn in (``sim``,
+        ``aosp``, ``google``). ``family`` (``"aosp"``) — whose apps the phone carries
+        (:mod:`device.virtual.families`); family and flavor given alone set each other.
+        ``android`` (``14``) — the release whose rules and output formats it follows (11, 13, 14,
+        15). ``anonymous`` (``False``) — pose as a real phone (no ``ro.s2r.*`` properties).
+        ``hidden_launcher`` (``[]``; a ``google`` phone: DocumentsUI) — packages without a launcher
+        entry. ``seed`` (``0``) — the world's seed, and that of touch jitter and transport faults.
+    A stock phone's rules
+        ``permissive`` (``False``) — ``True`` accepts every write and carries the ADB keyboards,
+        like a rooted emulator. ``google_account`` (``None``) — a signed-in account whose calendar
+        syncs to the cloud. ``installed_imes`` (``[DEFAULT_IME]``; permissive: the ADB ones too).
+        ``permission_prompts`` (``["messages", "phone"]``) — apps that ask for a runtime
+        permission on first launch.
+    Screen, lock and time
+        ``ime_visible`` (``True``) — the soft keyboard covers the lower screen while a field has
+        focus. ``animation_ms`` (``300``) — frames keep changing this long after an action.
+        ``locked`` (``False``) — a swipe lock. ``locked_pin`` (``None``) — a PIN lock (secure
+        keyguard, 4–16 digits). ``screen_timeout`` (``None``: on for a locked phone only) — the
+        screen sleeps after ``screen_off_timeout``. ``timezone`` (``"UTC"``) —
+        ``persist.sys.timezone``. ``clock_rate`` (``1.0``) — sim seconds per wall second (0
+        freezes the clock).
+    Input and transport
+        ``input_latency_ms`` (``30``) — delay before each input event lands. ``touch_jitter_px``
+        (``0``) — touches land up to ±N px off target. ``flaky`` (off) — drop the adb connection
+        every N streams or with a probability (:class:`FlakyTransport`).
+    Costs (what the phone's work takes; all ``0`` under ``timing="fast"``, the default)
+        ``timing`` (``"fast"``; ``"realistic"``: a mid-range phone's figures,
+        :data:`TIMING_PRESETS`) fills ``dump_ms``/``dump_node_ms`` (a uiautomator2 dump),
+        ``shell_dump_ms`` (``uiautomator dump``), ``screencap_png_ms``/``screencap_raw_ms``/
+        ``screencap_jpeg_ms`` (frames), ``u2_rpc_ms`` (one JSON-RPC round trip), ``input_cmd_ms``
+        (one ``input`` command) and ``app_process_ms`` (a Java shell tool's runtime start); a
+        knob given explicitly keeps its value. :mod:`device.virtual.costs` charges them.
+    """
 
     model_config = ConfigDict(extra="forbid")
     profile: str = Field("pixel", description="Device profile (sim.profiles): screen size, density, model.")
