@@ -16,9 +16,9 @@ Why a wrapper around ``adbutils.AdbDevice.shell2``:
   query``, ``settings list``, ``dumpsys``…); each one alone pays an adb stream, a fresh ``sh``
   and the USB round trips. :meth:`Shell.batch` runs many in one shell line with a per-batch
   nonce marker after each (status on stdout, a second marker on stderr), so every command
-  keeps its own status, stdout and stderr. :meth:`Shell.prefetched` learns which read-only
-  commands a piece of reading code issues and, the next time, runs them all in one batch
-  before that code asks for them one by one.
+  keeps its own status, stdout and stderr. Learning which reads a piece of code issues and
+  answering them ahead from one batch is :class:`device.readahead.ReadAhead`, a wrapper a
+  caller opts into: a plain :class:`Shell` runs each command when asked.
 * **A row is deleted by its URI only if s2r made it.** ``content delete --uri
   content://AUTHORITY/TABLE/ID`` removes that one row whatever its ``--where``; the shell sends
   it only for a row registered with :meth:`Shell.own_row` (a row s2r created and journalled, or
@@ -32,17 +32,14 @@ import re
 import secrets
 import shlex
 import socket
-import threading
 import time
-from collections import deque
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
+from typing import Any
 
 import adbutils
 from pydantic import BaseModel
 
-__all__ = ["Shell", "ShellResult", "DeviceLost", "DeviceCommandError", "RefusedCommand", "quote_argv", "read_only",
-           "row_of"]
+__all__ = ["Shell", "ShellResult", "DeviceLost", "DeviceCommandError", "RefusedCommand", "quote_argv", "row_of"]
 
 
 class DeviceLost(RuntimeError):
@@ -113,54 +110,6 @@ def quote_argv(argv: Sequence[str]) -> str:
     return " ".join(shlex.quote(str(a)) for a in argv)
 
 
-#: ``cmd SERVICE ARGS…`` forms that only read (the same argv with a value would write).
-_READ_ONLY_CMD = {("wifi", "status"), ("connectivity", "airplane-mode"), ("uimode", "night"),
-                  ("location", "is-location-enabled"), ("bluetooth_manager", "enable-state"),
-                  ("media_session", "volume", "--stream", "3", "--get"), ("notification", "list"),
-                  ("appops", "get")}
-
-
-def read_only(argv: Sequence[str]) -> bool:
-    """Whether ``argv`` only reads the phone, so running it a moment early changes nothing.
-    Deliberately narrow: anything not known to be a read is not batched ahead of time."""
-    a = [str(x) for x in argv]
-    if not a:
-        return False
-    prog, rest = a[0], a[1:]
-    if prog in ("getprop", "dumpsys", "find", "ls", "stat", "cat", "id", "wm"):
-        return prog != "wm" or rest[:1] in (["size"], ["density"]) and len(rest) == 1
-    if prog == "date":
-        return rest == ["+%s"]
-    if prog == "content":
-        return rest[:1] == ["query"]
-    if prog == "settings":
-        return rest[:1] in (["get"], ["list"])
-    if prog == "appops":
-        return rest[:1] == ["get"]
-    if prog == "pm":
-        return rest[:1] in (["list"], ["path"])
-    if prog == "cmd":
-        return tuple(rest) in _READ_ONLY_CMD or tuple(rest[:2]) in (("appops", "get"), ("package", "resolve-activity"))
-    return False
-
-
-#: Providers whose rows a ``content`` write changes and nothing else (a write elsewhere clears all).
-_ISOLATED_AUTHORITIES = {"sms", "mms", "mms-sms", "call_log", "com.android.calendar", "com.android.contacts", "contacts"}
-
-
-def resource(argv: Sequence[str]) -> str | None:
-    """What a command reads or writes, as far as read-ahead cares: ``content:AUTHORITY`` for a
-    provider that only ``content`` commands touch, else None (anything)."""
-    a = [str(x) for x in argv]
-    if a[:1] == ["content"] and "--uri" in a[:-1]:
-        uri = a[a.index("--uri") + 1]
-        if uri.startswith("content://"):
-            auth = uri[len("content://"):].split("/", 1)[0].split("?", 1)[0]
-            if auth in _ISOLATED_AUTHORITIES:
-                return "content:" + auth
-    return None
-
-
 def _weight(argv: Sequence[str]) -> int:
     """Rough cost of a command on a phone: a Java tool started through app_process is dear."""
     return 10 if argv and str(argv[0]) in ("content", "uiautomator") else 1
@@ -179,13 +128,6 @@ class Shell:
         self.device = client.device(serial)
         self._v2: bool | None = None
         self.calls = 0
-        #: commands run that are not known reads (:func:`read_only`): a state read taken earlier is
-        #: still the phone's only while this has not moved (see ``DeviceEnv.read_state``)
-        self.writes = 0
-        self._writes_lock = threading.Lock()
-        self._tl = threading.local()  # this thread's prefetched results and what it records
-        self._plans: dict[str, list[tuple[str, ...]]] = {}
-        self._plans_lock = threading.Lock()
         #: rows (:func:`row_of`) s2r made on this phone: the only ones a row-URI delete may name
         self.own_rows: set[str] = set()
 
@@ -229,31 +171,7 @@ class Shell:
     # ------------------------------------------------------------------ running
     def run(self, argv: Sequence[str], *, timeout: float | None = None) -> ShellResult:
         """Run an argv (quoted word by word) and return status, stdout and stderr."""
-        line = quote_argv(argv)
-        reads = read_only(argv)
-        if not reads:
-            self._wrote()
-        memo: dict[str, deque[ShellResult]] | None = getattr(self._tl, "memo", None)
-        if memo is None:
-            return self._run(line, timeout)
-        res = resource(argv)
-        dirty: set[str | None] = self._tl.dirty
-        if not reads:
-            # a write: what was read ahead of what it touches may no longer be true, and a read
-            # of it after this point is not one a batch at the block's start can answer
-            if res is None:
-                memo.clear()
-                dirty.add(None)
-            else:
-                for k in [k for k in memo if self._tl.res_of.get(k) == res]:
-                    del memo[k]
-                dirty.add(res)
-            return self._run(line, timeout)
-        if None not in dirty and res not in dirty:
-            self._tl.recording.append(tuple(str(a) for a in argv))
-            if memo.get(line):
-                return memo[line].popleft()
-        return self._run(line, timeout)
+        return self._run(quote_argv(argv), timeout)
 
     def batch(self, argvs: Sequence[Sequence[str]], *, timeout: float | None = None,
               lanes: int = 6) -> list[ShellResult]:
@@ -269,8 +187,6 @@ class Shell:
         argvs = [list(a) for a in argvs]
         if not argvs:
             return []
-        if not all(read_only(a) for a in argvs):
-            self._wrote()
         if len(argvs) == 1 or not self._use_v2():
             return [self._run(quote_argv(a), timeout) for a in argvs]
         lanes = max(1, min(lanes, len(argvs)))
@@ -287,12 +203,18 @@ class Shell:
             from concurrent.futures import ThreadPoolExecutor
 
             with ThreadPoolExecutor(max_workers=len(groups), thread_name_prefix="batch") as ex:
-                parts = list(ex.map(lambda g: self.batch([argvs[i] for i in g], timeout=timeout, lanes=1), groups))
+                parts = list(ex.map(lambda g: self._batch_line([argvs[i] for i in g], timeout), groups))
             out: list[ShellResult | None] = [None] * len(argvs)
             for g, res in zip(groups, parts):
                 for i, r in zip(g, res):
                     out[i] = r
             return [r for r in out if r is not None]
+        return self._batch_line(argvs, timeout)
+
+    def _batch_line(self, argvs: list[list[str]], timeout: float | None) -> list[ShellResult]:
+        """Several commands in one shell line, each followed by the nonce markers."""
+        if len(argvs) == 1:
+            return [self._run(quote_argv(argvs[0]), timeout)]
         nonce = secrets.token_hex(6)
         parts = []
         for i, a in enumerate(argvs):
@@ -310,45 +232,10 @@ class Shell:
             res.append(ShellResult(rc=int(outs[k + 2]), out=outs[k], err=errs[i] if i < len(errs) else ""))
         return res
 
-    @contextmanager
-    def prefetched(self, plan: str) -> Iterator[None]:
-        """Within this block (this thread only), the read-only commands that ``plan`` issued last
-        time are answered from one :meth:`batch` run at the block's start; anything else runs as
-        usual and is learnt for next time.
-        A write drops what was read ahead of what it touches — a provider's rows for ``content``
-        (its authority), everything for any other write — and reads of that after the write are
-        neither answered ahead nor learnt, so a delete's verification always asks the phone.
-        Only the reads a batch at the block's start can answer are learnt."""
-        if getattr(self._tl, "recording", None) is not None:  # nested: the outer block learns
-            yield
-            return
-        with self._plans_lock:
-            known = list(self._plans.get(plan, []))
-        memo: dict[str, deque[ShellResult]] = {}
-        res_of: dict[str, str | None] = {}
-        if known:
-            for argv, r in zip(known, self.batch(known)):
-                line = quote_argv(argv)
-                memo.setdefault(line, deque()).append(r)
-                res_of[line] = resource(argv)
-        self._tl.memo, self._tl.recording, self._tl.res_of, self._tl.dirty = memo, [], res_of, set()
-        try:
-            yield
-            seen = list(dict.fromkeys(self._tl.recording))  # first use order, no repeats
-            with self._plans_lock:
-                self._plans[plan] = seen
-        finally:
-            self._tl.memo = self._tl.recording = self._tl.res_of = self._tl.dirty = None
-
     def raw(self, line: str, *, timeout: float | None = None) -> ShellResult:
         """Run a constant command line written in this package (never interpolate data into it).
-        Counted as a write: nothing here knows what the line does."""
-        self._wrote()
+        (:class:`~device.readahead.ReadAhead` counts it as a write: nothing knows what the line does.)"""
         return self._run(line, timeout)
-
-    def _wrote(self) -> None:
-        with self._writes_lock:
-            self.writes += 1
 
     def _run(self, line: str, timeout: float | None) -> ShellResult:
         foreign = [r for r in _row_deletes(line) if r not in self.own_rows]
@@ -392,3 +279,12 @@ class Shell:
                 return True
             time.sleep(0.2)
         return False
+
+
+def __getattr__(name: str) -> Any:
+    """The read-ahead's names where they were before it became a wrapper (:mod:`device.readahead`)."""
+    if name in ("read_only", "resource", "ReadAhead"):
+        from device import readahead
+
+        return getattr(readahead, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -30,7 +30,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from device.adbshell import DeviceCommandError, Shell
+from device.codecs import SETTINGS
 from device.parsers import ParseError, parse_settings_get
+from device.readahead import read_ahead
 from device.readers import (SERVICE_STATUS, TAG_INVISIBLE_RE, TAG_RE, URI_CALENDARS, URI_CALLS, URI_CONTACT_DATA,
                             URI_EVENTS, URI_RAW_CONTACTS, URI_SMS, ServiceUnavailable, content_query,
                             read_setting_service)
@@ -46,17 +48,20 @@ _TABLES: dict[str, tuple[str, tuple[str, ...]]] = {
     "events": (URI_EVENTS, ("_id", "calendar_id", "title", "dtstart", "description", "deleted")),
     "calls": (URI_CALLS, ("_id", "number", "type", "date", "transcription")),
 }
-#: Settings keys s2r may change (setups, tweaks, the IME switch), by namespace.
-AUDIT_SETTINGS: dict[str, tuple[str, ...]] = {
-    "global": ("wifi_on", "bluetooth_on", "airplane_mode_on", "mobile_data", "zen_mode", "stay_on_while_plugged_in",
-               "window_animation_scale", "transition_animation_scale", "animator_duration_scale", "mode_ringer",
-               "device_name"),
-    "system": ("accelerometer_rotation", "screen_brightness_mode", "screen_brightness", "screen_off_timeout",
-               "font_scale", "volume_music_speaker"),
-    "secure": ("ui_night_mode", "location_mode", "default_input_method", "enabled_input_methods"),
+#: Settings keys s2r may change besides the settings fields' own keys: the session's tweaks and IME switch.
+_SESSION_KEYS: dict[str, tuple[str, ...]] = {
+    "global": ("stay_on_while_plugged_in", "window_animation_scale", "transition_animation_scale",
+               "animator_duration_scale"),
+    "secure": ("default_input_method", "enabled_input_methods"),
 }
-#: Settings keys that only record a service's state, → the service field that is read instead.
-_MIRRORED_BY: dict[str, str] = {"global/mode_ringer": "ringer_mode", "system/volume_music_speaker": "media_volume"}
+#: Settings keys s2r may change (setups — every codec's key —, tweaks, the IME switch), by namespace.
+AUDIT_SETTINGS: dict[str, tuple[str, ...]] = {
+    ns: tuple(dict.fromkeys([c.key for c in SETTINGS.values() if c.namespace == ns] + list(_SESSION_KEYS.get(ns, ()))))
+    for ns in ("global", "system", "secure")}
+#: Settings keys that only record a service's state (AudioService writes them late, or not at all
+#: on a fresh phone), → the service field that is read instead.
+_MIRRORED_BY: dict[str, str] = {f"{c.namespace}/{c.key}": c.field
+                                for c in (SETTINGS["ringer_mode"], SETTINGS["media_volume"])}
 _FILE_ROOTS = ("/sdcard/Download", "/sdcard/Documents", "/sdcard/DCIM", "/sdcard/Pictures", "/sdcard/Music",
                "/sdcard/Movies")
 
@@ -108,7 +113,7 @@ def snapshot(shell: Shell, *, restricted_sms: bool = True) -> PhoneSnapshot:
 
     ``restricted_sms``: the shell reads SMS through the restricted view (not root), so drafts,
     outbox, failed and queued rows are outside what the audit can vouch for."""
-    with shell.prefetched("audit"):  # reads only: one shell round trip once learnt
+    with read_ahead(shell, "audit"):  # reads only: one shell round trip once learnt
         return _snapshot(shell, restricted_sms)
 
 

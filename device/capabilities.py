@@ -43,12 +43,14 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from device.adbshell import DeviceCommandError, Shell, ShellResult
+from device.codecs import CALL_TYPE, SMS_TYPE, SMS_TYPE_QUEUED
 
 __all__ = ["Capabilities", "SmsCapability", "CalendarCapability", "CallLogCapability", "ServiceProbe",
            "TextCapability", "probe_capabilities", "SERVICE_PROBES", "SMS_BOXES"]
 
-#: ``Telephony.TextBasedSmsColumns.MESSAGE_TYPE_*`` → box name (and its URI path).
-SMS_BOXES: dict[int, str] = {1: "inbox", 2: "sent", 3: "draft", 4: "outbox", 5: "failed", 6: "queued"}
+#: ``Telephony.TextBasedSmsColumns.MESSAGE_TYPE_*`` → box name (and its URI path), from the codec
+#: table; a queued message is its own box here (the world keeps it in the outbox).
+SMS_BOXES: dict[int, str] = {**{t: box for box, t in SMS_TYPE.items()}, SMS_TYPE_QUEUED: "queued"}
 S2R_CALENDAR_ACCOUNT = "s2r"
 _PROBE_CAL_NAME = "s2r-capability-probe"
 
@@ -278,7 +280,8 @@ def probe_call_log(shell: Shell, *, write_probe: bool = True) -> tuple[CallLogCa
         return cap, leftovers
     mark = f"s2r-probe-{uuid.uuid4().hex[:8]}"
     ins = _run(shell, ["content", "insert", "--uri", uri, "--bind", "number:s:0000", "--bind", f"name:s:{mark}",
-                       "--bind", "type:i:1", "--bind", "date:l:0", "--bind", "duration:i:0", "--bind", "new:i:0"])
+                       "--bind", f"type:i:{CALL_TYPE['incoming']}", "--bind", "date:l:0", "--bind", "duration:i:0",
+                       "--bind", "new:i:0"])
     where = f"name='{mark}'"
     got, _ = _query(shell, uri, "_id:name", where)
     if _REFUSED.search(ins.text) or not got:

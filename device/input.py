@@ -23,7 +23,7 @@ Text: policy text is data, never a command line. A stock phone has only its own 
 4. as ASCII only, through ``input text`` with every argument ``shlex``-quoted and spaces as
    Android's ``%s``.
 
-The caller reads the focused field back and reports a mismatch (see ``DeviceEnv``).
+The caller reads the focused field back and reports a mismatch (:mod:`device.executor`).
 """
 
 from __future__ import annotations
@@ -284,6 +284,33 @@ class InputDriver:
             for i in range(0, n, 50):
                 self.shell.raw("input keyevent " + " ".join(["KEYCODE_DEL"] * min(50, n - i)))
 
+    def _u2_paste(self, text: str) -> TextAttempt:
+        """Paste ``text`` through the clipboard, then put back what the clipboard held."""
+        u2 = self.u2
+        try:
+            old = u2.jsonrpc.getClipboard()
+        except Exception:  # noqa: BLE001 - Android 10+ may refuse a background read
+            old = None
+        u2.jsonrpc.setClipboard(None, text)
+        u2.jsonrpc.pasteClipboard()
+        notes = []
+        if old is not None and old != text:
+            try:
+                u2.jsonrpc.setClipboard(None, old)
+            except Exception as e:  # noqa: BLE001
+                notes.append(f"clipboard not restored ({type(e).__name__})")
+        elif old is None:
+            notes.append("clipboard was unreadable: not restored")
+        notes.append(self.dismiss_clipboard_overlay())
+        return TextAttempt(method="u2_paste", ok=True, detail="; ".join(n for n in notes if n))
+
+    def _u2_set_text(self, text: str, current: str) -> TextAttempt:
+        """Set the focused field to ``current + text`` through uiautomator2."""
+        from uiautomator2._selector import Selector
+
+        ok = self.u2.jsonrpc.setText(Selector(focused=True), current + text)
+        return TextAttempt(method="u2_set_text", ok=bool(ok) or ok is None)
+
     def type_with(self, method: str, text: str, *, current: str = "") -> TextAttempt:
         """Type ``text`` by one method. Never passes ``text`` through a shell unescaped."""
         if method == "ime_broadcast":
@@ -293,36 +320,9 @@ class InputDriver:
             r = self.shell.run(["am", "broadcast", "-a", action, "--es", extra, b64])
             ok = r.rc in (0, None) and "Exception" not in r.text
             return TextAttempt(method=method, ok=ok, detail=r.text.strip()[:120])
-        if method == "u2_paste":
-            u2 = self.u2
+        if method in ("u2_paste", "u2_set_text"):
             try:
-                try:
-                    old = u2.jsonrpc.getClipboard()
-                except Exception:  # noqa: BLE001 - Android 10+ may refuse a background read
-                    old = None
-                u2.jsonrpc.setClipboard(None, text)
-                u2.jsonrpc.pasteClipboard()
-                notes = []
-                if old is not None and old != text:
-                    try:
-                        u2.jsonrpc.setClipboard(None, old)
-                    except Exception as e:  # noqa: BLE001
-                        notes.append(f"clipboard not restored ({type(e).__name__})")
-                elif old is None:
-                    notes.append("clipboard was unreadable: not restored")
-                notes.append(self.dismiss_clipboard_overlay())
-                return TextAttempt(method=method, ok=True, detail="; ".join(n for n in notes if n))
-            except Exception as e:  # noqa: BLE001
-                if not self.shell.alive():
-                    raise
-                self._u2_broken.add(method)
-                return TextAttempt(method=method, ok=False, detail=f"{type(e).__name__}: {e}"[:120])
-        if method == "u2_set_text":
-            try:
-                from uiautomator2._selector import Selector
-
-                ok = self.u2.jsonrpc.setText(Selector(focused=True), current + text)
-                return TextAttempt(method=method, ok=bool(ok) or ok is None)
+                return self._u2_paste(text) if method == "u2_paste" else self._u2_set_text(text, current)
             except Exception as e:  # noqa: BLE001
                 if not self.shell.alive():
                     raise

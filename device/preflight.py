@@ -16,7 +16,8 @@ command output (parsed by :mod:`device.parsers`):
   (``problems``) and never driven: s2r cannot, and must not, enter a PIN.
 
 :class:`DeviceTweaks` optionally keeps the screen awake and turns animations off, recording
-the old values and putting them back on close.
+the old values so that the session (:mod:`device.session`, which journals them) puts them back
+on close.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ person's phone a new contact may be the owner's or a sync adapter's*; *Real-worl
 refused … unless you name a number you own*; setup never overwrites a user's file. And
 ``--permissive`` "models a rooted emulator" whose shell sees every SMS box and may write them.
 
-How DeviceEnv tells them apart (device/env.py, device/writers.py, device/preflight.py):
+How DeviceEnv tells them apart (device/session.py, device/writers/, device/preflight.py):
 
 * ``DeviceOptions.destructive`` (``--destructive``, ``S2R_DESTRUCTIVE=1``; off by default, and set
   only for phones a ``vdevice:N`` run or ``serial="vdevice"`` gym env starts) decides whether what

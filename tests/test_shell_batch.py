@@ -1,5 +1,5 @@
 """Reads that travel together: ``Shell.batch`` gives each command its own status, stdout and
-stderr, exactly as running it alone would, and ``Shell.prefetched`` answers a reading code's
+stderr, exactly as running it alone would, and ``ReadAhead.prefetched`` answers a reading code's
 commands from one batch — never a write's, and never a read that a write has made stale.
 
 Through a private real adb server and adbutils against a stock virtual phone.
@@ -11,14 +11,15 @@ from typing import Any, Iterator
 
 import pytest
 
-from device.adbshell import Shell, read_only
+from device.adbshell import Shell
+from device.readahead import ReadAhead, read_only
 
 pytestmark = pytest.mark.timeout(240)
 
 
 @pytest.fixture(scope="module")
 def shell(adb_host: Any, stock_phone: Any) -> Shell:
-    return Shell(adb_host.client(), stock_phone.serial)
+    return ReadAhead(Shell(adb_host.client(), stock_phone.serial))
 
 
 CMDS = [

@@ -3,7 +3,7 @@
 Why: a Pixel's Phone app is not AOSP's Dialer — a Material search bar, the "key pad" FAB, a Material
 bottom navigation (Favorites, Recents, Contacts, Voicemail) whose items are ``tab_*`` menu ids, call-log
 cards whose texts are hidden and whose description says "<name>, <label>, <kind>, <when>.", a call button
-``dialpad_voice_call_button``. The oracle, the dial-pad probe (``device/readers.py``) and every reader see
+``dialpad_voice_call_button``. The oracle, the dial-pad probe (``device/readers/probes.py``) and every reader see
 these screens only through the app UI layer's ``google`` family, so each test checks that what the flavor
 draws reads back, by role, as the world holds it — and that it is not the AOSP Dialer under another name.
 No real Google Dialer dump is pinned (tests/fixtures/real-apps/EVIDENCE.md, Gaps), so there is no
@@ -90,7 +90,7 @@ def test_the_main_screen_is_google_dialers_not_aosps(env: SimEnv) -> None:
 
 
 def test_the_dial_pad_probe_reads_what_the_pad_shows(env: SimEnv) -> None:
-    """device/readers.py's probe (what was dialled is on no provider) reads Google's pad by role."""
+    """device/readers/probes.py's probe (what was dialled is on no provider) reads Google's pad by role."""
     run(env, P.dial_number, number="+1 (206) 555-0100")
     obs = env.observe()
     assert env.read_state().dialer_number == "+12065550100"

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from actionmap.observation import UIElement
 
 from .base import AppDriver
-from .match import Matcher, inside, norm
+from .match import Matcher, field_value, inside, norm
 
 # "<title>, <time or All day> …": where a described chip's title ends
 _DESC_TITLE = re.compile(r"^(.*?),\s*(?:all[ -]day\b|\d{1,2}[:.]\d{2}|\d{1,2}\s?[ap]\.?\s?m\b)", re.I)
@@ -67,13 +67,8 @@ def inner_text(m: Matcher, box: UIElement) -> str:
 
 
 def field_text(e: UIElement | None) -> str | None:
-    """A form field's value: '' when it only shows its hint."""
-    if e is None:
-        return None
-    t = e.text or ""
-    if e.hint and norm(t) == norm(e.hint):
-        return ""
-    return t
+    """A form field's value ('' when it only shows its hint); None when there is no such field."""
+    return None if e is None else field_value(e)
 
 
 class CalendarDriver(AppDriver):

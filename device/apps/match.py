@@ -27,6 +27,14 @@ def norm(s: str | None) -> str:
     return re.sub(r"\s+", " ", s).strip().casefold()
 
 
+
+def field_value(e: UIElement) -> str:
+    """A text field's value: its text, or '' when what it shows is only its hint."""
+    text = e.text or ""
+    if e.hint and norm(text) == norm(e.hint):
+        return ""
+    return text
+
 def rid_name(e: UIElement) -> str:
     return e.resource_id.rsplit("/", 1)[-1]
 

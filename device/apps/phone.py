@@ -20,9 +20,9 @@ from typing import Any, ClassVar
 from actionmap.observation import UIElement
 
 from .base import AppDriver
-from .match import Matcher, inside, norm
+from .match import Matcher, field_value, inside, norm
 
-#: what a dial pad can enter, as the dialler keeps it (device/readers.py dialer_number keeps the same)
+#: what a dial pad can enter, as the dialler keeps it (device/readers/probes.py dial_pad_number keeps the same)
 PAD_CHARS = re.compile(r"[^0-9*#+,;]")
 
 #: dial-pad key roles by the character each enters
@@ -36,13 +36,8 @@ def pad_digits(text: str | None) -> str:
 
 
 def field_text(e: UIElement | None) -> str:
-    """A text field's own text: '' when it shows only its hint."""
-    if e is None:
-        return ""
-    text = e.text or ""
-    if e.hint and norm(text) == norm(e.hint):
-        return ""
-    return text
+    """A text field's own text: '' when it shows only its hint, or when there is no such field."""
+    return "" if e is None else field_value(e)
 
 
 class PhoneDriver(AppDriver):

@@ -296,6 +296,10 @@ _VP_DISPLAY = re.compile(r"DisplayViewport\{(?:type=(\w+),\s*)?valid=\w+,\s*(?:i
                          r"(?:,\s*physicalFrame=Rect\(" + _NUM4 + r"\))?"
                          r"(?:,\s*deviceWidth=(\d+),\s*deviceHeight=(\d+))?")
 
+# each spelling's groups after the kind: (display id, orientation, the first of the 4 + 4 frame numbers and
+# the 2 of the device size, isActive)
+_VP_GROUPS = ((_VP_INPUT, (1, 2, 3, 13)), (_VP_DISPLAY, (2, 3, 4, 1)))
+
 
 def _active(v: str | None) -> bool | None:
     if v is None:
@@ -309,18 +313,14 @@ def parse_viewports(text: str) -> list[Viewport]:
     """Viewports in either spelling (input: ``logicalFrame=[l, t, r, b]``; display:
     ``logicalFrame=Rect(l, t - r, b)``), de-duplicated, in order of appearance."""
     out: list[Viewport] = []
-    for m in _VP_INPUT.finditer(text):
-        g = m.groups()
-        out.append(Viewport(kind=g[0], display_id=int(g[1]), orientation=int(g[2]) % 4,
-                            logical_frame=tuple(int(x) for x in g[3:7]),  # type: ignore[arg-type]
-                            physical_frame=tuple(int(x) for x in g[7:11]) if g[7] else None,  # type: ignore[arg-type]
-                            device_size=(int(g[11]), int(g[12])) if g[11] else None, active=_active(g[13])))
-    for m in _VP_DISPLAY.finditer(text):
-        g = m.groups()
-        out.append(Viewport(kind=g[0], display_id=int(g[2]), orientation=int(g[3]) % 4,
-                            logical_frame=tuple(int(x) for x in g[4:8]),  # type: ignore[arg-type]
-                            physical_frame=tuple(int(x) for x in g[8:12]) if g[8] else None,  # type: ignore[arg-type]
-                            device_size=(int(g[12]), int(g[13])) if g[12] else None, active=_active(g[1])))
+    for rx, (disp, orient, f, active) in _VP_GROUPS:
+        for m in rx.finditer(text):
+            g = m.groups()
+            out.append(Viewport(kind=g[0], display_id=int(g[disp]), orientation=int(g[orient]) % 4,
+                                logical_frame=tuple(int(x) for x in g[f:f + 4]),  # type: ignore[arg-type]
+                                physical_frame=tuple(int(x) for x in g[f + 4:f + 8]) if g[f + 4] else None,  # type: ignore[arg-type]
+                                device_size=(int(g[f + 8]), int(g[f + 9])) if g[f + 8] else None,
+                                active=_active(g[active])))
     uniq: list[Viewport] = []
     for v in out:
         if v not in uniq:

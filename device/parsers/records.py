@@ -22,6 +22,8 @@ from collections.abc import Iterable, Mapping
 from datetime import timedelta, timezone, tzinfo
 
 from actionmap.worldstate import CalendarEvent, Call, Contact, Message, PhoneNumber
+from device.codecs import (CALL_KIND_OF_TYPE, MIME_EMAIL, MIME_NAME, MIME_ORG, MIME_PHONE, PHONE_LABEL_OF_TYPE,
+                           SMS_BOX_OF_TYPE)
 
 from ._common import ms_to_local
 
@@ -33,22 +35,10 @@ __all__ = [
 Row = Mapping[str, str | None]
 Tz = str | tzinfo | timedelta | None
 
-MIME_NAME = "vnd.android.cursor.item/name"
-MIME_PHONE = "vnd.android.cursor.item/phone_v2"
-MIME_EMAIL = "vnd.android.cursor.item/email_v2"
-MIME_ORG = "vnd.android.cursor.item/organization"
-
-# ContactsContract.CommonDataKinds.Phone.TYPE_*
-PHONE_LABELS = {
-    1: "home", 2: "mobile", 3: "work", 4: "work_fax", 5: "home_fax", 6: "pager", 7: "other", 8: "callback",
-    9: "car", 10: "company_main", 11: "isdn", 12: "main", 13: "other_fax", 14: "radio", 15: "telex",
-    16: "tty_tdd", 17: "work_mobile", 18: "work_pager", 19: "assistant", 20: "mms",
-}
-# Telephony.TextBasedSmsColumns.MESSAGE_TYPE_*
-SMS_BOXES = {1: "inbox", 2: "sent", 3: "draft", 4: "outbox", 5: "failed", 6: "outbox"}  # 6 = queued
-# CallLog.Calls.*_TYPE (7 = answered on another device: still an incoming call)
-CALL_KINDS = {1: "incoming", 2: "outgoing", 3: "missed", 4: "voicemail", 5: "rejected", 6: "blocked",
-              7: "incoming"}
+# The codes are the codec table's (device.codecs), shared with the writers that encode them.
+PHONE_LABELS = PHONE_LABEL_OF_TYPE  # ContactsContract.CommonDataKinds.Phone.TYPE_*
+SMS_BOXES = SMS_BOX_OF_TYPE  # Telephony.TextBasedSmsColumns.MESSAGE_TYPE_* (6 = queued: outbox)
+CALL_KINDS = CALL_KIND_OF_TYPE  # CallLog.Calls.*_TYPE (7 = answered on another device: incoming)
 
 
 def _int(v: str | None, default: int | None = None) -> int | None:

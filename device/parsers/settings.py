@@ -4,8 +4,8 @@ The settings provider is the one place a phone exposes most toggles without root
 values are raw integers whose meaning varies: ``wifi_on`` is 2 when Wi-Fi stays on through
 airplane mode and 3 when airplane mode switched it off, ``zen_mode`` 1–3 are all "Do Not Disturb on",
 ``ui_night_mode`` 0 means "automatic" (we cannot tell whether it is dark right now). Every
-interpretation lives here, and anything we cannot interpret stays ``None`` — *unknown* to
-the judge, never a wrong value.
+interpretation lives in the codec table (:mod:`device.codecs`), and anything it cannot interpret
+stays ``None`` — *unknown* to the judge, never a wrong value.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 
 from actionmap.worldstate import Settings
+from device.codecs import SETTING_SOURCES, SETTINGS
 
 from ._common import ParseError, normalize_text
 
@@ -59,114 +60,20 @@ def parse_settings_get(text: str | bytes) -> str | None:
     return None if v == "null" else v
 
 
-def _int(v: str | None) -> int | None:
-    if v is None:
-        return None
-    try:
-        return int(v.strip())
-    except ValueError:
-        try:
-            f = float(v.strip())
-        except ValueError:
-            return None
-        return int(f) if f.is_integer() else None
-
-
-def _float(v: str | None) -> float | None:
-    if v is None:
-        return None
-    try:
-        return float(v.strip())
-    except ValueError:
-        return None
-
-
-def _on(v: str | None) -> bool | None:
-    """0 → off, any other integer → on (``bluetooth_on`` 2 = on while in airplane mode)."""
-    i = _int(v)
-    return None if i is None else i != 0
-
-
-# WifiSettingsStore: 0 disabled, 1 enabled, 2 enabled despite airplane mode, 3 disabled *by* airplane mode
-_WIFI = {0: False, 1: True, 2: True, 3: False}
-
-
-_RINGER = {0: "silent", 1: "vibrate", 2: "normal"}
-
-# Where each WorldState.settings field comes from: (namespace, key), in order of preference.
-SETTING_SOURCES: dict[str, tuple[tuple[str, str], ...]] = {
-    "wifi": (("global", "wifi_on"),),
-    "bluetooth": (("global", "bluetooth_on"), ("secure", "bluetooth_on")),
-    "airplane_mode": (("global", "airplane_mode_on"), ("system", "airplane_mode_on")),
-    "mobile_data": (("global", "mobile_data"), ("secure", "mobile_data")),
-    "dark_mode": (("secure", "ui_night_mode"),),
-    "do_not_disturb": (("global", "zen_mode"),),
-    "location": (("secure", "location_mode"), ("secure", "location_providers_allowed")),
-    "auto_rotate": (("system", "accelerometer_rotation"),),
-    "adaptive_brightness": (("system", "screen_brightness_mode"),),
-    "brightness": (("system", "screen_brightness"),),
-    "screen_off_timeout_ms": (("system", "screen_off_timeout"),),
-    "font_scale": (("system", "font_scale"),),
-    "ringer_mode": (("global", "mode_ringer"),),
-    "media_volume": (("system", "volume_music_speaker"), ("system", "volume_music")),
-    "device_name": (("global", "device_name"), ("secure", "bluetooth_name")),
-}
-
-
 def settings_to_worldstate(global_: Mapping[str, str] | None = None, system: Mapping[str, str] | None = None,
                            secure: Mapping[str, str] | None = None) -> Settings:
-    """Interpret the three namespaces into ``Settings``; a missing or odd value is ``None``.
+    """Interpret the three namespaces into ``Settings`` by the codec table; a missing or odd value is ``None``.
 
     Not readable here, left ``None``: ``flashlight`` (the torch state lives in the camera
     service, not in settings).
     """
     ns: dict[str, Mapping[str, str]] = {"global": global_ or {}, "system": system or {}, "secure": secure or {}}
-
-    def raw(field: str) -> tuple[str, str | None]:
-        for space, key in SETTING_SOURCES[field]:
+    out: dict[str, object] = {}
+    for field, c in SETTINGS.items():
+        out[field] = None
+        for space, key in c.sources:  # the first source that holds a value decides
             v = ns[space].get(key)
             if v is not None and v != "null":
-                return key, v
-        return "", None
-
-    out: dict[str, object] = {}
-    for field in ("bluetooth", "airplane_mode", "mobile_data", "auto_rotate"):
-        out[field] = _on(raw(field)[1])
-    wifi = _int(raw("wifi")[1])
-    out["wifi"] = _WIFI.get(wifi) if wifi is not None else None
-
-    zen = _int(raw("do_not_disturb")[1])
-    out["do_not_disturb"] = None if zen is None else zen != 0
-
-    night = _int(raw("dark_mode")[1])
-    out["dark_mode"] = {1: False, 2: True}.get(night) if night is not None else None  # 0 = auto, 3 = custom: unknown
-
-    key, loc = raw("location")
-    if key == "location_mode":
-        out["location"] = _on(loc)
-    elif key == "location_providers_allowed":  # before Android 9: a list such as "gps,network"
-        out["location"] = bool(loc and loc.strip())
-    else:
-        out["location"] = None
-
-    mode = _int(raw("adaptive_brightness")[1])
-    out["adaptive_brightness"] = None if mode is None else mode == 1
-
-    br = _int(raw("brightness")[1])
-    out["brightness"] = br if br is not None and 0 <= br <= 255 else None  # some OEMs use 0–4095: not comparable
-
-    to = _int(raw("screen_off_timeout_ms")[1])
-    out["screen_off_timeout_ms"] = to if to is not None and to >= 0 else None
-
-    fs = _float(raw("font_scale")[1])
-    out["font_scale"] = fs if fs is not None and 0 < fs <= 3 else None
-
-    rm = _int(raw("ringer_mode")[1])
-    out["ringer_mode"] = _RINGER.get(rm) if rm is not None else None
-
-    vol = _int(raw("media_volume")[1])
-    out["media_volume"] = vol if vol is not None and 0 <= vol <= 25 else None
-
-    name = raw("device_name")[1]
-    out["device_name"] = name if name else None
+                out[field] = c.decode(key, v)
+                break
     return Settings.model_validate(out)

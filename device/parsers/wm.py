@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from ._common import ParseError, normalize_text
 
