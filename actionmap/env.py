@@ -1,22 +1,21 @@
 """The Env protocol: the one surface the simulator and a phone both implement.
 
+``StepInfo.error_kind`` is :data:`actionmap.errors.ErrorKind` (re-exported here).
+
 Modelled on Gymnasium's ``Env`` (reset/step/close) plus ``read_state`` — the judge reads
 ``WorldState`` from the backend itself rather than from pixels.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from .actions import Action
+from .errors import ErrorKind
 from .observation import Observation
 from .worldstate import WorldState
-
-ErrorKind = Literal["policy", "infra", "bridge"]
-"""Who is at fault: the policy's output, the infrastructure (a crashed page, a lost USB
-phone), or the bridge (an action s2r could not carry out faithfully on this backend)."""
 
 
 class StepInfo(BaseModel):

@@ -27,56 +27,20 @@ import json
 import logging
 import math
 import re
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
+from .errors import MAX_RAW, ActionParseError, ParseReason  # the error and its reasons, re-exported here
 from .geometry import GRID, clamp, px_to_grid
 
-MAX_RAW = 65_536
-"""Longest policy output we try to parse; longer output is rejected whole."""
+if TYPE_CHECKING:  # the action types import this module; at run time they are imported lazily
+    from .actions import Action
+
 CLAMP_TOLERANCE = 0.05
 """Fraction of the range a coordinate may overshoot and still be clamped rather than rejected."""
 
-ErrorKind = Literal["empty", "too_long", "no_action", "bad_json", "unknown_action", "missing_field",
-                    "bad_number", "bad_point", "bad_index", "unknown_key", "bad_direction", "bad_status",
-                    "not_literal", "wrong_type", "invalid_action", "bad_options", "out_of_range", "bad_text",
-                    "internal_error", "bad_value"]
-"""Why an output was rejected. Each rejection :func:`parse_action` makes on purpose has its own kind:
-
-* ``bad_number`` — a coordinate, duration or wait is not a finite number (a bool, NaN, ``"abc"``);
-* ``bad_point`` — a point is not two numbers (or a four-number box);
-* ``bad_index`` — an element index is not a small non-negative integer;
-* ``unknown_key`` / ``bad_direction`` / ``bad_status`` — a key, scroll direction or terminal status we do not know;
-* ``not_literal`` — a function-call action whose arguments are expressions, not literals (never evaluated);
-* ``wrong_type`` — a field of the wrong JSON type (text that is not a string, answer fields that are not an object);
-* ``invalid_action`` — the action schema refused the converted action;
-* ``bad_options`` — the caller's options are unusable (``coords="px"`` without a screen size).
-
-``internal_error`` is the last resort: an exception the parser did not anticipate. It still keeps the
-contract (only :class:`ActionParseError` escapes) but is logged as a parser bug, so a crash can never pass
-for a deliberate rejection. ``bad_value`` is no longer produced by the parser; it stays in the type for
-callers that wrap other failures (a policy that raised) in an :class:`ActionParseError`.
-"""
-
 log = logging.getLogger(__name__)
-
-
-class ActionParseError(ValueError):
-    """Policy output that is not a valid action. ``raw`` keeps the exact input text."""
-
-    def __init__(self, kind: ErrorKind, reason: str, raw: Any):
-        self.kind = kind
-        self.reason = reason
-        try:
-            self.raw = raw if isinstance(raw, str) else json.dumps(raw, default=repr, ensure_ascii=False)[:MAX_RAW]
-        except Exception:  # noqa: BLE001 - raw may be anything; never fail while reporting
-            self.raw = repr(raw)[:MAX_RAW]
-        super().__init__(f"{kind}: {reason}")
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "reason": self.reason, "raw": self.raw}
-
 
 CoordSystem = Literal["grid", "norm", "px"]
 
@@ -313,7 +277,7 @@ class _Converter:
         self.coords, self.grid, self.screen, self.raw = coords, grid, screen, raw
         self.clamped = False
 
-    def err(self, kind: ErrorKind, reason: str) -> ActionParseError:
+    def err(self, kind: ParseReason, reason: str) -> ActionParseError:
         return ActionParseError(kind, reason, self.raw)
 
     # coordinates ---------------------------------------------------------------------------

@@ -52,3 +52,20 @@ def adb_host(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AdbHost]:
 @pytest.fixture(scope="module")
 def stock_phone(adb_host: AdbHost, sim_pool: Any) -> Any:
     return adb_host.start_phone(sim_pool)
+
+
+# ------------------------------------------------------------------------------ scheduling
+#: The files that take longest (whole files go to one worker: `--dist loadfile`), longest first,
+#: as measured on 2 cores. xdist hands files out in collection order, so these start first and
+#: the short files fill in behind them; collected in name order, a long file that came last
+#: (test_vdevice_oracle.py, two minutes) ran alone at the end. Order only: no test depends on it.
+LONG_FILES = ("test_cli_e2e.py", "test_vdevice_oracle.py", "test_ray_join.py", "test_readme.py",
+              "test_person_phone.py", "test_farm.py", "test_ray_cluster.py",
+              "test_vdevice_screen_equivalence.py", "test_vdevice_keyguard.py", "test_vdevice_family.py",
+              "test_safety_commands.py", "test_content_bind.py", "test_gym.py", "test_device_stock_env.py")
+
+
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[Any]) -> None:
+    """Long files first (stable: the rest keep their order)."""
+    rank = {name: i for i, name in enumerate(LONG_FILES)}
+    items.sort(key=lambda it: rank.get(it.path.name, len(LONG_FILES)))

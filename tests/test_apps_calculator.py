@@ -155,7 +155,7 @@ def test_every_selector_of_a_phone_family_is_cited() -> None:
     assert not uncited, uncited
 
 
-SKILL_FILES = [ROOT / "transfer/oracle/skills/calculator.py", ROOT / "transfer/oracle/solved/calculator.py"]
+SKILL_FILES = [ROOT / "transfer/oracle/skills/calculator.py", ROOT / "transfer/oracle/solutions/calculator.py"]
 
 
 def _strings(path: Path) -> set[str]:

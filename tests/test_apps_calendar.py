@@ -163,7 +163,8 @@ def test_every_selector_of_a_phone_family_is_cited() -> None:
     assert not uncited, uncited
 
 
-SKILL_FILES = [ROOT / "transfer/oracle/skills/calendar.py", ROOT / "transfer/oracle/solved/calendar.py"]
+SKILL_FILES = [*sorted((ROOT / "transfer/oracle/skills/calendar").glob("*.py")),
+               ROOT / "transfer/oracle/solutions/calendar.py"]
 
 
 def _strings(path: Path) -> set[str]:
@@ -181,7 +182,7 @@ def _strings(path: Path) -> set[str]:
 NOT_CONTROLS = {"title", "date", "location", "description"}
 
 
-@pytest.mark.parametrize("path", SKILL_FILES, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", SKILL_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_the_calendar_skills_hold_no_id_or_label_literal(path: Path) -> None:
     spec = load_spec(APP)
     keys = {r for f in spec.families.values() for r in f.roles} | {k for f in spec.families.values() for k in f.texts}
@@ -218,7 +219,7 @@ def _idx(els: list[UIElement], rid: str) -> int:
 def test_the_skills_rename_an_event_through_etars_editor() -> None:
     from actionmap.actions import Tap, TypeText
     from transfer.oracle.base import Ctx
-    from transfer.oracle.skills import calendar as Cal
+    from transfer.oracle.skills.calendar import events as Cal
 
     info = _elements(OWN / "aosp_etar_event_info.xml")
     editor = _elements(OWN / "aosp_etar_edit_event.xml")
@@ -238,7 +239,7 @@ def test_the_skills_rename_an_event_through_etars_editor() -> None:
 def test_the_skills_delete_through_etars_menu_and_confirm_with_ok() -> None:
     from actionmap.actions import Tap
     from transfer.oracle.base import Ctx, tap_role
-    from transfer.oracle.skills import calendar as Cal
+    from transfer.oracle.skills.calendar import navigate as Cal
 
     info = _elements(OWN / "aosp_etar_event_info.xml")
     dialog = _elements(OWN / "aosp_etar_delete_dialog.xml")

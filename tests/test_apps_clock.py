@@ -331,7 +331,7 @@ def test_the_simulators_aosp_clock_tab_and_city_picker() -> None:
 def test_the_time_picker_skill_on_the_simulators_aosp_picker() -> None:
     """24-hour clock mode → the keyboard toggle → hour, minute → OK (no AM/PM)."""
     from transfer.oracle.base import Ctx
-    from transfer.oracle.skills import clock as C
+    from transfer.oracle.skills.clock import alarms as C
 
     clock_mode, keyboard = _virtual("time_picker"), _virtual("time_picker_keyboard")
     after = _virtual("alarm_list")
@@ -404,7 +404,8 @@ def test_the_google_family_cites_google_clock_evidence_not_the_simulator() -> No
 
 # --- the oracle's skills go through the layer -------------------------------------------------
 
-SKILL_FILES = [ROOT / "transfer/oracle/skills/clock.py", ROOT / "transfer/oracle/solved/clock.py"]
+SKILL_FILES = [*sorted((ROOT / "transfer/oracle/skills/clock").glob("*.py")),
+               ROOT / "transfer/oracle/solutions/clock.py"]
 
 
 # strings a skill may hold although the data has them too: the 12-hour format ``time_texts``
@@ -425,7 +426,7 @@ def _strings(path: Path) -> set[str]:
     return out - NOT_CONTROLS
 
 
-@pytest.mark.parametrize("path", SKILL_FILES, ids=lambda p: p.parent.name)
+@pytest.mark.parametrize("path", SKILL_FILES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_the_clock_skills_hold_no_id_or_label_literal(path: Path) -> None:
     """Every resource id, description and text the data selects by stays in the data: a skill names
     roles and wording keys only, and has no two-flavor wording or flavor branch left."""
@@ -455,7 +456,7 @@ def _obs(els: list[UIElement]) -> Observation:
 
 def test_the_skills_refind_an_expanded_labelled_aosp_card_without_scrolling() -> None:
     from transfer.oracle.base import Ctx
-    from transfer.oracle.skills import clock as C
+    from transfer.oracle.skills.clock import alarms as C
 
     els = _elements(OWN / "aosp_alarm_expanded.xml")
     ctx = Ctx(obs=_obs(els), flavor="aosp", families={"clock": "aosp"})
@@ -466,7 +467,7 @@ def test_the_skills_refind_an_expanded_labelled_aosp_card_without_scrolling() ->
 def test_the_time_picker_skill_types_into_aosps_framework_picker() -> None:
     """Clock mode → the keyboard toggle → hour, minute, the AM/PM spinner's item → OK."""
     from transfer.oracle.base import Ctx
-    from transfer.oracle.skills import clock as C
+    from transfer.oracle.skills.clock import alarms as C
 
     clock_mode = _elements(OWN / "aosp_time_picker.xml")
     keyboard = _elements(OWN / "aosp_time_picker_keyboard.xml")

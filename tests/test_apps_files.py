@@ -179,7 +179,7 @@ def test_no_root_is_known_by_a_name() -> None:
     assert "Internal storage" not in re.sub(r"#.*", "", raw)
 
 
-SKILL_FILES = [ROOT / "transfer/oracle/skills/files.py", ROOT / "transfer/oracle/solved/files.py"]
+SKILL_FILES = [ROOT / "transfer/oracle/skills/files.py", ROOT / "transfer/oracle/solutions/files.py"]
 
 
 def _strings(path: Path) -> set[str]:

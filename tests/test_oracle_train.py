@@ -102,7 +102,7 @@ def test_oracle_solves_train_sample_seed1() -> None:
 # --- pure helpers: what the screen shows → answers -----------------------------------------------
 
 def test_alarm_days_from_summaries() -> None:
-    from transfer.oracle.solved.clock import alarm_hm, parse_days
+    from transfer.oracle.solutions.clock import alarm_hm, parse_days
 
     assert parse_days("Weekdays") == ["mon", "tue", "wed", "thu", "fri"]
     assert parse_days("Weekends") == ["sat", "sun"]
@@ -115,9 +115,9 @@ def test_alarm_days_from_summaries() -> None:
 
 def test_numbers_sizes_and_dates() -> None:
     from transfer.oracle.base import OracleError
-    from transfer.oracle.solved._util import dial_form
-    from transfer.oracle.solved.calendar import parse_date_line
-    from transfer.oracle.solved.files import size_bytes
+    from transfer.oracle.skills.common import dial_form
+    from transfer.oracle.solutions.calendar import parse_date_line
+    from transfer.oracle.solutions.files import size_bytes
 
     assert dial_form("(503) 555-0169") == "5035550169"
     assert dial_form("+1 202 555 0100") == "+12025550100"
@@ -129,8 +129,8 @@ def test_numbers_sizes_and_dates() -> None:
 
 
 def test_calculator_expressions_and_recipient() -> None:
-    from transfer.oracle.solved.calculator import expression_for
-    from transfer.oracle.solved.messages import recipient_from
+    from transfer.oracle.solutions.calculator import expression_for
+    from transfer.oracle.solutions.messages import recipient_from
     from transfer.tasks.loader import get_template
 
     inst = get_template("calculator.expression").instantiate(3)
@@ -144,15 +144,24 @@ def test_skill_internals_the_solutions_rely_on_exist() -> None:
     """The solutions reuse a few non-public helpers of ``transfer.oracle.skills``; a rename
     there should fail here, by name, rather than as an oracle abort in a long sim run."""
     from transfer.oracle.skills import calendar, clock, contacts, files, messages, phone
+    from transfer.oracle.skills.calendar import events as calendar_events
+    from transfer.oracle.skills.calendar import navigate as calendar_navigate
+    from transfer.oracle.skills.clock import alarms as clock_alarms
+    from transfer.oracle.skills.clock import screen as clock_screen
+    from transfer.oracle.skills.clock import world as clock_world
 
     needed = {
-        clock: ["_minutes", "_scroll_until", "_scroll", "_fill_time_picker", "_city_probe", "_fold", "DAYS",
-                "DAY_NAMES", "time_texts", "list_alarms", "find_alarm"],
+        clock: ["time_texts", "list_alarms", "find_alarm"],
+        clock_alarms: ["_minutes", "_fill_time_picker", "DAYS", "DAY_NAMES"],
+        clock_screen: ["_scroll_until", "_scroll"],
+        clock_world: ["_city_probe", "_fold"],
         contacts: ["_tap", "_fill", "_choose_label", "_save", "_rid", "split_name", "read_contact_field",
                    "_start_search", "_hide_keyboard", "_result_names"],
         phone: ["_digits", "_key", "KEY_IDS", "_row_kind", "_rid", "dial_string", "open_dialpad", "open_recents"],
         messages: ["_row_parts", "_UNREAD", "open_thread", "open_messages"],
-        calendar: ["_edit", "_set_date", "_type", "_save", "_shown_month", "MONTHS", "long_date", "open_month_view"],
+        calendar: ["MONTHS", "long_date", "open_month_view"],
+        calendar_events: ["_edit", "_set_date", "_save"],
+        calendar_navigate: ["_type", "_shown_month"],
         files: ["_menu", "_in_picker", "_crumbs", "_row_title", "_toast", "split", "norm_path", "parts_of",
                 "select", "list_folder"],
     }

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from actionmap import Action, ActionParseError, try_parse_action
-from actionmap.parse import ErrorKind
+from actionmap.parse import ParseReason
 
 QWEN_TOOL_CALL = """I need to open the clock to set an alarm.
 <tool_call>
@@ -164,7 +164,7 @@ def test_injection_never_executes(tmp_path) -> None:
     assert not marker.exists()
 
 
-DELIBERATE_KINDS = set(typing.get_args(ErrorKind)) - {"internal_error", "bad_value"}
+DELIBERATE_KINDS = set(typing.get_args(ParseReason)) - {"internal_error", "bad_value"}
 """Every kind the parser raises on purpose; ``internal_error`` means the parser itself crashed."""
 
 _FUZZ_KEYS = ["action", "type", "action_type", "coordinate", "coordinate2", "text", "x", "y", "index", "direction",

@@ -28,7 +28,7 @@ pytest.importorskip("playwright")
 from device.apps import read_screen  # noqa: E402
 from sim.env import SimEnv  # noqa: E402
 from transfer.oracle.drive import run_skill  # noqa: E402
-from transfer.oracle.skills import calendar as C  # noqa: E402
+from transfer.oracle.skills.calendar import navigate as C  # noqa: E402
 from _simhelpers import find, fresh, healthy, step  # noqa: E402
 
 SETUP: dict[str, Any] = {"add": {"events": [

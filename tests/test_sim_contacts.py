@@ -140,7 +140,7 @@ def test_read_and_search_match_world(flavor: str) -> None:
 def test_search_matches_company(flavor: str) -> None:
     """Like Android's Contacts, search also finds people by company (a prefix of it or of one of
     its words, accent-insensitive) and shows the company under a result that matched on it."""
-    from transfer.oracle.solved.contacts import search_rows
+    from transfer.oracle.solutions.contacts import search_rows
 
     env = fresh(flavor, {"add": {"contacts": [
         {"name": "Ines Brooks", "phones": [{"number": "+1 415 555 0142"}], "company": "Café Lumière"},

@@ -24,7 +24,7 @@ from device.apps import read_screen  # noqa: E402
 from sim.env import SimEnv  # noqa: E402
 from transfer.oracle.drive import run_skill  # noqa: E402
 from transfer.oracle.skills import contacts as C  # noqa: E402
-from transfer.oracle.solved.contacts import create_contact_phones, list_favorites  # noqa: E402
+from transfer.oracle.solutions.contacts import create_contact_phones, list_favorites  # noqa: E402
 
 PKG = "com.google.android.contacts"
 

@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from .policies.registry import make_policy
 from .records import EpisodeRecord
+from .runconfig import RunConfig
 from .runner import EpisodeSpec, Lease, LocalExecutor, expand
 from .rundir import RunDir
 
@@ -67,6 +68,7 @@ class Session:
     devices: Any = None
     executor: Any = None  # None: the LocalExecutor over this machine's backends
     cluster: Any = None  # a throwaway local:N cluster this session started (closed with it)
+    config: RunConfig = field(default_factory=RunConfig)  # how the executor runs each episode
     _policy_cache: dict[tuple[str, int], Any] = field(default_factory=dict)
 
     @classmethod
@@ -74,15 +76,17 @@ class Session:
                sim: bool, flavor: str, profile: str, device: str | None, workers: int, resume: bool,
                limit: int = 0, extra_config: dict[str, Any] | None = None, test_recipient: str | None = None,
                destructive: bool = False, device_run: "DeviceRunOptions | None" = None,
-               ray: str | None = None) -> "Session":
+               ray: str | None = None, run_config: RunConfig | None = None) -> "Session":
         """``test_recipient``: the one number send/call tasks may contact (it goes into the task
         instances and, on real phones, gates them); ``destructive``: allow resets that wipe
         phone data (dedicated test phones only) — never implied. ``ray``: run on a Ray cluster
         (``HEAD:PORT``, ``auto``, or ``local:N`` for a throwaway one here) instead of this
-        machine's thread pool; the hosts hold the phones and pages."""
+        machine's thread pool; the hosts hold the phones and pages. ``run_config``: how the
+        executor runs the episodes (attempts, traces, the policy-outage stop)."""
         from .tasks.loader import get_template, load_templates
         from .tasks.model import make_context
 
+        run_config = run_config or RunConfig()
         pols = parse_policies(policies)
         for spec in pols.values():
             make_policy(spec)  # fail fast on a bad spec
@@ -98,7 +102,7 @@ class Session:
                                       repeats=repeats, sim=sim, flavor=flavor, profile=profile, device=device,
                                       workers=workers, resume=resume, extra_config=extra_config,
                                       test_recipient=test_recipient, destructive=destructive,
-                                      device_run=device_run or DeviceRunOptions())
+                                      device_run=device_run or DeviceRunOptions(), run_config=run_config)
         if sim:
             from .backends import SimBackends, sim_target
 
@@ -134,14 +138,15 @@ class Session:
         rd = RunDir(out)
         rd.init(config, resume)
         specs = expand(pols, ids, range(seeds), repeats, targets, split)
-        return cls(rundir=rd, specs=specs, instances=insts, policies=pols, workers=workers, sim=sim_b, devices=dev_b)
+        return cls(rundir=rd, specs=specs, instances=insts, policies=pols, workers=workers, sim=sim_b, devices=dev_b,
+                   config=run_config)
 
     @classmethod
     def _create_on_ray(cls, address: str, *, out: Path, pols: dict[str, str], ids: list[str],
                        insts: dict[tuple[str, int], Any], split: str, seeds: int, repeats: int, sim: bool,
                        flavor: str, profile: str, device: str | None, workers: int, resume: bool,
                        extra_config: dict[str, Any] | None, test_recipient: str | None, destructive: bool,
-                       device_run: DeviceRunOptions) -> "Session":
+                       device_run: DeviceRunOptions, run_config: RunConfig) -> "Session":
         """The same run on a cluster: hosts are checked (versions, phones, policies) before the
         run directory is touched."""
         from .backends import sim_target
@@ -159,7 +164,7 @@ class Session:
                 cluster.shutdown()
                 raise
             address = cluster.address
-        ex = RayExecutor(address, policy_specs=list(pols.values()))
+        ex = RayExecutor(address, policy_specs=list(pols.values()), config=run_config)
         try:
             ex.preflight()
         except BaseException:
@@ -177,7 +182,7 @@ class Session:
         rd.init(config, resume)
         specs = expand(pols, ids, range(seeds), repeats, targets, split)
         return cls(rundir=rd, specs=specs, instances=insts, policies=pols, workers=workers, executor=ex,
-                   cluster=cluster)
+                   cluster=cluster, config=run_config)
 
     def _lease(self, spec: EpisodeSpec) -> Lease:
         if spec.backend == "sim":
@@ -203,7 +208,7 @@ class Session:
             phones = len(self.devices.farm.devices()) if hasattr(self.devices, "farm") else 0
             workers = {"sim": self.workers, "device": max(self.workers, phones)}
         ex = LocalExecutor(self._lease, lambda s: self.instances[(s.task_id, s.seed)], self._policy,
-                           workers=workers)
+                           workers=workers, config=self.config)
         return ex.run(self.specs, self.rundir)
 
     def close(self) -> list[dict[str, Any]]:

@@ -49,6 +49,7 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
                show_headline: bool = True, ray: str | None = None) -> dict:
     from s2r.commands.run import _create_or_exit, preflight_or_exit, run_until_outage
     from transfer.report import headline, write_report
+    from transfer.runconfig import RunConfig
     from transfer.session import Session, parse_policies
 
     pols = parse_policies(policies)
@@ -56,11 +57,12 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
     sess = _create_or_exit(lambda: Session.create(
         out=out, policies=policies, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=True,
         flavor=sim_flavor, profile=sim_profile, device=device, workers=workers, resume=resume, limit=limit,
-        extra_config={"paired": True, **_roles(pols)}, device_run=device_run, ray=ray))
+        extra_config={"paired": True, **_roles(pols)}, device_run=device_run, ray=ray,
+        run_config=RunConfig(max_policy_outages=max_policy_outages)))
     console = Console()
     t0 = time.time()
     try:
-        stopped = run_until_outage(sess, max_policy_outages)
+        stopped = run_until_outage(sess)
     except KeyboardInterrupt:
         console.print(f"[yellow]interrupted[/]: finished episodes are kept in {out}; rerun with --resume")
         raise typer.Exit(130)
@@ -192,7 +194,7 @@ def run_heldout_test(out: Path, *, quick: bool, workers: int, resume: bool) -> d
         seeds=HELDOUT_SEEDS, repeats=1, sim=True, flavor="sim", profile="default", device=None, workers=workers,
         resume=resume and out.exists(), extra_config={"base_policy": "base", "trained_policy": "trained"}))
     try:
-        stopped = run_until_outage(sess, 5)
+        stopped = run_until_outage(sess)
     except KeyboardInterrupt:
         Console().print(f"[yellow]interrupted[/]: finished episodes are kept in {out}; rerun the demo to resume")
         raise typer.Exit(130)

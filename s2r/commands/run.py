@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -62,6 +61,7 @@ def register(app: typer.Typer) -> None:
                                      "virtual phones for --device vdevice:K)."),
     ) -> None:
         """Run policies on one backend and write episodes.jsonl + traces."""
+        from transfer.runconfig import RunConfig
         from transfer.session import Session
 
         if not sim and not device:
@@ -72,11 +72,12 @@ def register(app: typer.Typer) -> None:
         sess = _create_or_exit(lambda: Session.create(
             out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=sim, flavor=flavor,
             profile=profile, device=device, workers=workers, resume=resume, limit=limit,
-            test_recipient=test_recipient, destructive=destructive, device_run=dev_opts, ray=ray))
+            test_recipient=test_recipient, destructive=destructive, device_run=dev_opts, ray=ray,
+            run_config=RunConfig(max_policy_outages=max_policy_outages)))
         t0 = time.time()
         stopped = None
         try:
-            stopped = run_until_outage(sess, max_policy_outages)
+            stopped = run_until_outage(sess)
         except KeyboardInterrupt:
             Console().print(f"[yellow]interrupted[/]: finished episodes are in {out}; rerun with --resume")
             raise typer.Exit(130)
@@ -110,16 +111,16 @@ def preflight_or_exit(policies: list[str]) -> dict[str, str]:
         raise typer.Exit(2) from None
 
 
-def run_until_outage(sess: Any, max_policy_outages: int) -> Any:
-    """Run the session; returns what stopped it early, or None: a :class:`PolicyServerDown`, or on
+def run_until_outage(sess: Any) -> Any:
+    """Run the session; returns what stopped it early, or None: a :class:`PolicyServerDown` (after
+    its run config's ``max_policy_outages`` outage episodes in a row), or on
     a cluster (``--ray``) the one-line :class:`NoUsableHosts` of a run whose hosts are all gone
     (both exit 3; the run directory is kept for ``--resume``)."""
     from transfer.distributed.dispatcher import NoUsableHosts
-    from transfer.runner import PolicyServerDown, policy_outage_limit
+    from transfer.runner import PolicyServerDown
 
     try:
-        with policy_outage_limit(max_policy_outages):
-            sess.run()
+        sess.run()
     except (PolicyServerDown, NoUsableHosts) as e:
         return e
     return None

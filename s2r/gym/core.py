@@ -4,8 +4,9 @@ An episode is one task instance (template + seed). ``reset`` samples it, applies
 the backend and reads the ``WorldState`` before; ``step`` takes the policy's raw text, parses
 it with ``Action.parse`` and runs it. The episode ends when the policy completes, answers or
 aborts (``terminated``) or when its step budget is spent (``truncated``); then the one judge
-(``transfer.tasks.judge``) scores it from the states before and after, exactly as a
-``transfer.runner`` episode is scored, and ``info["verdict"]`` carries the result.
+(``transfer.tasks.judge``) scores it from the states before and after, and ``info["verdict"]``
+carries the result. Each env episode is a ``transfer.episode_loop.Episode`` — the same state
+machine a ``transfer.runner`` episode runs on — so steps are counted and episodes judged alike.
 
 Rewards come only at the end (the judge needs the final state): ``"success"`` gives 1 for a
 successful episode and 0 otherwise, ``"progress"`` the fraction of the task's checks that
@@ -26,9 +27,10 @@ from gymnasium.error import ResetNeeded
 
 from actionmap.actions import Action
 from actionmap.env import StepInfo
+from actionmap.errors import StateReadFailed
 from actionmap.observation import Observation
-from actionmap.parse import ActionParseError
 from actionmap.worldstate import WorldState
+from transfer.episode_loop import Episode
 
 from . import spaces as sp
 
@@ -134,14 +136,34 @@ def verdict_info(verdict: Any) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------ the shared env
+class _Hooks:
+    """A Gymnasium env's backend hooks, as the ``Env`` an :class:`Episode` drives."""
+
+    def __init__(self, env: "PhoneTaskEnv"):
+        self.env = env
+
+    def reset(self, instance: Any) -> Observation:
+        return self.env._backend_reset(instance)
+
+    def step(self, action: Action) -> tuple[Observation, StepInfo]:
+        return self.env._backend_step(action)
+
+    def read_state(self) -> WorldState:
+        return self.env._backend_state()
+
+    def end_episode(self) -> Any:
+        return self.env._backend_end()
+
+
 class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
     """A Gymnasium env over one phone (sim or device): see the module docstring.
 
     Subclasses connect a backend: ``_backend_reset``, ``_backend_step``, ``_backend_state``,
-    ``_backend_capture`` and optionally ``_end_episode`` and ``_skippable``.
+    ``_backend_capture`` and optionally ``_backend_end``, ``_end_episode`` and ``_skippable``.
     """
 
     metadata: dict[str, Any] = {"render_modes": ["rgb_array"], "render_fps": 2}
+    _episode: Episode | None = None  # the current episode, once one has started
 
     def __init__(self, *, task: str | Sequence[str] | None, split: str | None, seed: int | None,
                  max_steps: int | None, reward: str, invalid_penalty: float, pixels: bool,
@@ -168,12 +190,7 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         self.frame: tuple[int, int] | None = (h, w) if pixels else None
         self.observation_space = sp.observation_space(self.frame)
         self.action_space = sp.action_space()
-        self.instance: Any = None
-        self.before: WorldState | None = None
-        self._last: Observation | None = None
-        self._steps = 0
-        self._budget = 0
-        self._done = False
+        self._episode = None
 
     # --- backend hooks --------------------------------------------------------------------
     def _backend_reset(self, instance: Any) -> Observation:
@@ -189,6 +206,10 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         """An observation with a screenshot, whatever ``pixels`` says (for ``render``)."""
         raise NotImplementedError
 
+    def _backend_end(self) -> Any:
+        """Undo the episode's setup on the backend; its teardown report (None: nothing to undo)."""
+        return None
+
     def _end_episode(self) -> dict[str, Any]:
         """Backend work once an episode is judged; returns extra ``info`` entries."""
         return {}
@@ -196,6 +217,25 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
     def _skippable(self, error: Exception) -> bool:
         """Whether a failed setup means "this backend cannot run that task" (sample another)."""
         return False
+
+    # --- the current episode ------------------------------------------------------------------
+    @property
+    def instance(self) -> Any:
+        """The current episode's task instance (None before the first ``reset``)."""
+        return self._episode.instance if self._episode is not None else None
+
+    @property
+    def before(self) -> WorldState | None:
+        """The current episode's start state, as the judge reads it."""
+        return self._episode.before if self._episode is not None else None
+
+    @property
+    def _last(self) -> Observation | None:
+        return self._episode.observation if self._episode is not None else None
+
+    @property
+    def _steps(self) -> int:
+        return self._episode.steps if self._episode is not None else 0
 
     # --- Gymnasium API ----------------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
@@ -210,22 +250,21 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         skipped: list[str] = []
         for attempt in range(SAMPLE_ATTEMPTS):
             instance = self._draw(tasks, pinned)
+            episode = Episode(_Hooks(self), instance, max_steps=self.max_steps, parse=self._parse)
             try:
-                obs = self._backend_reset(instance)
+                obs = episode.start()
             except Exception as e:  # noqa: BLE001 - only setups this backend cannot do are retried
-                if not (len(tasks) > 1 and self._skippable(e)) or attempt == SAMPLE_ATTEMPTS - 1:
+                if (episode.observation is not None  # set up, but its start state could not be read
+                        or not (len(tasks) > 1 and self._skippable(e)) or attempt == SAMPLE_ATTEMPTS - 1):
                     raise
                 skipped.append(f"{instance.instance_id}: {e}"[:300])
                 continue
             break
-        self.instance, self._last = instance, obs
-        self.before = self._backend_state()
-        self._steps, self._done = 0, False
-        self._budget = self.max_steps or instance.max_steps
+        self._episode = episode
         out, notes = self._convert(obs)
         info: dict[str, Any] = {"task": instance.template_id, "seed": instance.seed,
                                 "instance_id": instance.instance_id, "split": instance.split,
-                                "max_steps": self._budget, **notes}
+                                "max_steps": episode.budget, **notes}
         if skipped:
             info["skipped"] = skipped
         return out, info
@@ -253,57 +292,43 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         """Run the policy's raw output; an unparseable one is a step with ``info["invalid_action"]``."""
         if not isinstance(action, str):
             raise TypeError(f"the action must be the policy's raw output as a str, got {type(action).__name__}")
-        if self.instance is None:
+        episode = self._episode
+        if episode is None:
             raise ResetNeeded("call reset() before step()")
-        if self._done:
+        if episode.over:
             raise ResetNeeded("the episode is over (terminated or truncated); call reset()")
-        self._steps += 1
-        info: dict[str, Any] = {"step": self._steps, "action": None, "invalid_action": None, "clamped": False}
-        final: Action | None = None
-        ended_by: str | None = None
-        try:
-            act = Action.parse(action, coords=self.coords, grid=self.grid, screen=self._policy_screen())
-        except ActionParseError as e:
-            info["invalid_action"] = f"{e.kind}: {e.reason}"
-        else:
-            info["action"] = act.to_json()
-            obs, si = self._backend_step(act)
-            self._last = obs
-            info["clamped"] = bool(si.clamped or act.clamped)
-            if si.invalid_action:
-                info["invalid_action"] = si.invalid_action
+        step = episode.step(action)
+        info: dict[str, Any] = {"step": step.step, "action": None, "invalid_action": step.invalid, "clamped": False}
+        if step.action is not None and step.info is not None:
+            si = step.info
+            info["action"] = step.action.to_json()
+            info["clamped"] = bool(si.clamped or step.action.clamped)
             if si.error:
                 info["error"], info["error_kind"] = si.error, si.error_kind
-            if si.error_kind == "infra":
-                ended_by = "infra"
-            elif si.done:
-                final, ended_by = act, act.type
         reward = -self.invalid_penalty if info["invalid_action"] else 0.0
-        terminated = ended_by is not None and ended_by != "infra"
-        truncated = not terminated and (ended_by == "infra" or self._steps >= self._budget)
+        truncated = episode.ended_by in ("infra", "max_steps")
+        terminated = episode.over and not truncated
         out, notes = self._convert(self._last)
         info.update(notes)
         if terminated or truncated:
-            self._done = True
-            reward += self._finish(final, ended_by or "max_steps", info)
+            reward += self._finish(episode, info)
         return out, float(reward), terminated, truncated, info
 
-    def _finish(self, final: Action | None, ended_by: str, info: dict[str, Any]) -> float:
-        """Judge the episode into ``info``; returns the end-of-episode reward."""
-        from transfer.tasks.judge import judge
+    def _parse(self, text: str) -> Action:
+        return Action.parse(text, coords=self.coords, grid=self.grid, screen=self._policy_screen())
 
-        info["terminated_by"] = ended_by
-        if ended_by == "infra":  # the phone's state is unknown: there is nothing to judge
+    def _finish(self, episode: Episode, info: dict[str, Any]) -> float:
+        """Judge the episode into ``info``; returns the end-of-episode reward."""
+        info["terminated_by"] = episode.ended_by
+        if episode.ended_by == "infra":  # the phone's state is unknown: there is nothing to judge
             info["is_success"] = False
             return 0.0
         try:
-            after = self._backend_state()
-        except Exception as e:  # noqa: BLE001 - a phone lost at the end: no verdict, not a crash
-            info.update(error=f"reading state failed: {type(e).__name__}: {e}"[:500], error_kind="infra",
+            verdict = episode.finish()
+        except StateReadFailed as e:  # a phone lost at the end: no verdict, not a crash
+            info.update(error=f"reading state failed: {type(e.cause).__name__}: {e.cause}"[:500], error_kind="infra",
                         terminated_by="infra", is_success=False)
             return 0.0
-        assert self.before is not None
-        verdict = judge(self.instance, self.before, after, final, truncated=ended_by == "max_steps")
         info["verdict"] = verdict_info(verdict)
         info["is_success"] = bool(verdict.success)
         info.update(self._end_episode())

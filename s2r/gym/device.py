@@ -198,10 +198,13 @@ class DeviceGymEnv(PhoneTaskEnv):
         finally:
             self.device.set_screenshots(was)
 
+    def _backend_end(self) -> Any:
+        return self.device.end_episode()
+
     def _end_episode(self) -> dict[str, Any]:
         """Undo the episode's setup now, so what could not be removed is in this episode's info."""
-        report = self.device.end_episode()
-        return {"left_on_phone": list(getattr(report, "left", None) or [])}
+        assert self._episode is not None
+        return {"left_on_phone": self._episode.teardown(quiet=False)}
 
     def _skippable(self, error: Exception) -> bool:
         from device.env import UnsafeTask

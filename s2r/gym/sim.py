@@ -20,7 +20,7 @@ from actionmap.env import StepInfo
 from actionmap.observation import Observation
 from actionmap.worldstate import WorldState
 
-from .core import PhoneTaskEnv, check_choice
+from .core import PhoneTaskEnv, _Hooks, check_choice
 
 _pools: dict[int, Any] = {}
 _pools_lock = threading.Lock()
@@ -103,6 +103,7 @@ class SimGymEnv(PhoneTaskEnv):
             raise ResetNeeded("call reset() before fork(): there is no episode to copy")
         twin = copy.copy(self)
         twin.sim = self.sim.fork()
+        twin._episode = self._episode.fork(_Hooks(twin)) if self._episode is not None else None
         twin._np_random = copy.deepcopy(self._np_random)
         twin.observation_space = copy.deepcopy(self.observation_space)
         twin.action_space = copy.deepcopy(self.action_space)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..records import EpisodeRecord
+from ..runconfig import RunConfig
 from ..rundir import RunDir
 from ..runner import EpisodeSpec
 from .dispatcher import Dispatcher, HostInfo, HostLost, NoUsableHosts, Result, Started
@@ -398,19 +399,18 @@ class LocalCluster:
 class RayExecutor:
     """:class:`~transfer.runner.Executor` over a Ray cluster (same ``run(specs, rundir)``)."""
 
-    def __init__(self, address: str, *, policy_specs: list[str] | None = None, max_attempts: int = 3,
-                 episode_deadline_s: float = 1800.0, host_wait_s: float = 60.0, max_policy_outages: int | None = None):
-        from ..runner import _MAX_POLICY_OUTAGES
-
+    def __init__(self, address: str, *, policy_specs: list[str] | None = None, config: RunConfig | None = None,
+                 episode_deadline_s: float = 1800.0, host_wait_s: float = 60.0):
+        """``config``: the run's :class:`~transfer.runconfig.RunConfig` (attempts, the policy-outage stop)."""
+        config = config or RunConfig()
         self.address = address
         self.policy_specs = policy_specs or []
         self.engine = RayEngine()
         # how long a run waits for a host that can take its episodes (all lost, none joined yet)
         host_wait_s = float(os.environ.get("S2R_RAY_HOST_WAIT_S", host_wait_s))
-        self.dispatcher = Dispatcher(self.engine, driver_versions=versions(), max_attempts=max_attempts,
+        self.dispatcher = Dispatcher(self.engine, driver_versions=versions(), max_attempts=config.max_attempts,
                                      episode_deadline_s=episode_deadline_s, host_wait_s=host_wait_s,
-                                     max_policy_outages=(_MAX_POLICY_OUTAGES.get() if max_policy_outages is None
-                                                         else max_policy_outages))
+                                     max_policy_outages=config.max_policy_outages)
 
     def preflight(self) -> None:
         """Connect, adopt the hosts and check them (versions, phones, policies): a one-line

@@ -152,23 +152,52 @@ def act(ctx: Ctx, action: Action) -> Skill:
     return ctx.obs
 
 
-def scroll_to(ctx: Ctx, text: str | None = None, *, direction: str = "down", **kw: Any) -> Skill:
-    """Scroll until an element matching is on screen; returns it (raises OracleError if absent)."""
-    el = ctx.find(text, **kw)
+def scroll_once(ctx: Ctx, direction: str = "down") -> Skill:
+    """Scroll once; returns whether the screen changed (False: the list was already at that end)."""
+    before = [(e.text, e.bounds) for e in ctx.obs.elements]
+    yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
+    return [(e.text, e.bounds) for e in ctx.obs.elements] != before
+
+
+def sweep(ctx: Ctx, look: Callable[[str], Any]) -> Skill:
+    """Scroll the list to its top, then to its bottom, calling ``look(direction)`` on each screen before
+    scrolling on; returns ``look``'s first answer that is not None, or None once the list is swept.
+
+    Each way ends where scrolling no longer changes the screen, or after ``ctx.max_scrolls`` scrolls."""
+    for direction in ("up", "down"):
+        for _ in range(ctx.max_scrolls):
+            found = look(direction)
+            if found is not None:
+                return found
+            if not (yield from scroll_once(ctx, direction)):
+                break
+    return None
+
+
+def _scroll_until(ctx: Ctx, probe: Callable[[], UIElement | None], direction: str, absent: str, stuck: str) -> Skill:
+    """Scroll until ``probe`` finds its element (turning back once at the end of the list); returns it.
+    Raises OracleError ``absent`` after ``ctx.max_scrolls`` scrolls, ``stuck`` when the list moves neither way."""
+    el = probe()
     tries = 0
     while el is None:
         if tries >= ctx.max_scrolls:
-            raise OracleError(f"not found after scrolling: text={text!r} {kw}")
-        before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
+            raise OracleError(absent)
+        moved = yield from scroll_once(ctx, direction)
         tries += 1
-        el = ctx.find(text, **kw)
-        if el is None and [(e.text, e.bounds) for e in ctx.obs.elements] == before:
+        el = probe()
+        if el is None and not moved:
             if direction == "down":  # reached the end: try the other way once
                 direction = "up"
             else:
-                raise OracleError(f"not found (list does not move): text={text!r} {kw}")
+                raise OracleError(stuck)
     return el
+
+
+def scroll_to(ctx: Ctx, text: str | None = None, *, direction: str = "down", **kw: Any) -> Skill:
+    """Scroll until an element matching is on screen; returns it (raises OracleError if absent)."""
+    return (yield from _scroll_until(ctx, lambda: ctx.find(text, **kw), direction,
+                                     f"not found after scrolling: text={text!r} {kw}",
+                                     f"not found (list does not move): text={text!r} {kw}"))
 
 
 def tap(ctx: Ctx, text: str | None = None, *, scroll: bool = True, **kw: Any) -> Skill:
@@ -184,21 +213,9 @@ def scroll_to_role(ctx: Ctx, app: str, role: str, *, direction: str = "down",
     def probe() -> UIElement | None:
         return next((e for e in ctx.roles(app, role) if pred is None or pred(e)), None)
 
-    el = probe()
-    tries = 0
-    while el is None:
-        if tries >= ctx.max_scrolls:
-            raise OracleError(f"{app}: no {role} after scrolling ({ctx.family(app)} family)")
-        before = [(e.text, e.bounds) for e in ctx.obs.elements]
-        yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
-        tries += 1
-        el = probe()
-        if el is None and [(e.text, e.bounds) for e in ctx.obs.elements] == before:
-            if direction == "down":
-                direction = "up"
-            else:
-                raise OracleError(f"{app}: no {role} in the list ({ctx.family(app)} family)")
-    return el
+    return (yield from _scroll_until(ctx, probe, direction,
+                                     f"{app}: no {role} after scrolling ({ctx.family(app)} family)",
+                                     f"{app}: no {role} in the list ({ctx.family(app)} family)"))
 
 
 def tap_role(ctx: Ctx, app: str, role: str, *, within: UIElement | None = None, scroll: bool = False,

@@ -2,7 +2,9 @@
 
 A policy sees an :class:`Observation` and returns an :class:`Action` — or the
 :class:`ActionParseError` its raw output produced, which the runner records as an invalid
-action (the episode goes on; the policy's fault is counted, never a crash).
+action (the episode goes on; the policy's fault is counted, never a crash) — or, for a policy
+behind a model server, the :class:`~actionmap.errors.PolicyServerOutage` of a step the server did
+not answer (infrastructure, not the policy's fault: the episode is void and rerun on ``--resume``).
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from typing import Any, Protocol, Union, runtime_checkable
 from pydantic import BaseModel, Field
 
 from actionmap.actions import Action
+from actionmap.errors import ActionParseError, PolicyServerOutage
 from actionmap.observation import Observation
-from actionmap.parse import ActionParseError
 
-PolicyOutput = Union[Action, ActionParseError]
+__all__ = ["BasePolicy", "Policy", "PolicyOutput", "PolicyServerOutage", "StepRecord"]
+
+PolicyOutput = Union[Action, ActionParseError, PolicyServerOutage]
 
 
 class StepRecord(BaseModel):
@@ -63,19 +67,3 @@ class BasePolicy:
     def act_batch(self, items: list[tuple[Observation, list[StepRecord]]]) -> list[PolicyOutput]:
         """Optional batched acting; the default loops."""
         return [self.act(o, h) for o, h in items]
-
-
-class PolicyServerOutage(ActionParseError):
-    """The model server could not be reached or would not serve (refused, reset, timed out, 5xx,
-    429 after the adapter's retries, or it no longer serves the model).
-
-    It says nothing about the policy, so the runner records the episode as an infrastructure
-    error of the policy server (not of the phone), outside every rate, and ``--resume`` reruns it.
-    It subclasses :class:`ActionParseError` so a caller that only knows that type still sees a
-    step without an action rather than a crash.
-    """
-
-    def __init__(self, server: str, reason: str):
-        super().__init__("empty", f"the model server gave no reply after retries: {reason}"[:500], "")
-        self.server = server
-        self.detail = reason

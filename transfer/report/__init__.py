@@ -8,7 +8,8 @@ commands print after a run.
 from __future__ import annotations
 
 from .fmt import headline, sim_gain_lines
-from .summary import ReportError, build_summary, compute_summary, load_run, summary_json
+from .load import ReportError, load_run
+from .summary import build_summary, compute_summary, summary_json
 from .writer import ReportPaths, write_report
 
 __all__ = ["ReportError", "ReportPaths", "build_summary", "compute_summary", "headline", "load_run", "sim_gain_lines",

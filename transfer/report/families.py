@@ -3,7 +3,7 @@
 A farm may mix phone families (whose screens s2r reads as ``aosp``, ``google``, ``samsung``,
 ``xiaomi``: :mod:`device.appfamilies`) and Android releases. The headline pools them; this
 module splits the device side of it. For each group of device episodes it computes what
-:func:`transfer.report.summary._transfer` computes for the headline — the same paired task
+:func:`transfer.report.gains.transfer_stats` computes for the headline — the same paired task
 bootstrap over the same (bridge-fault-free) paired tasks, with the headline's seed — with
 the device cells restricted to the group's episodes and the sim cells left whole, so the
 retention of a group is its device gain over the sim gain *on the same tasks*.
@@ -30,6 +30,9 @@ from functools import lru_cache
 from typing import Any, Iterable
 
 from transfer.records import EpisodeRecord
+
+from .cells import build_cells
+from .gains import transfer_stats
 
 MIN_TASKS = 3
 """Fewest paired tasks a group needs for its rates, gains and retention to be reported."""
@@ -138,8 +141,6 @@ def _order(dim: str, groups: Iterable[str]) -> list[str]:
 
 def _group_row(dim: str, group: str, recs: list[EpisodeRecord], cells: dict, base: str, trained: str,
                tasks: list[str], n_boot: int, seed: int, min_gain: float) -> dict[str, Any]:
-    from .summary import _transfer, build_cells  # summary imports this module: import at call time
-
     dev = build_cells(recs)
     db, dt = dev.get((base, "device"), {}), dev.get((trained, "device"), {})
     paired = [t for t in tasks if t in db and t in dt and db[t].counted and dt[t].counted]
@@ -163,7 +164,7 @@ def _group_row(dim: str, group: str, recs: list[EpisodeRecord], cells: dict, bas
     gcells = {(base, "sim"): cells[(base, "sim")], (trained, "sim"): cells[(trained, "sim")],
               (base, "device"): db, (trained, "device"): dt}
     # the headline's seed label: a group holding every headline task reproduces the headline exactly
-    row.update(_transfer(gcells, base, trained, paired, n_boot, seed, "transfer", min_gain))
+    row.update(transfer_stats(gcells, base, trained, paired, n_boot, seed, "transfer", min_gain))
     row["available"] = True
     return row
 

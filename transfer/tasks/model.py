@@ -12,9 +12,10 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, field_validator, model_validator
 
 from actionmap.apps import APP_IDS
 from actionmap.patch import StatePatch
@@ -63,6 +64,30 @@ def make_context(test_recipient: str | None = None) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------------------- goal specs
+def _one_of(what: str, known: Callable[[], Iterable[str]]) -> AfterValidator:
+    """A field's check that its value is one of ``known()`` (asked when validating: the check hooks'
+    table is filled by an import that cannot come first)."""
+
+    def check(v: str) -> str:
+        names = list(known())
+        if v not in names:
+            raise ValueError(f"unknown {what} {v!r}; known: {names}")
+        return v
+
+    return AfterValidator(check)
+
+
+def _hook_names() -> list[str]:
+    from .hooks import CHECK_HOOKS
+
+    return sorted(CHECK_HOOKS)
+
+
+OpName = Annotated[str, _one_of("op", lambda: OPS)]
+RecordKind = Annotated[str, _one_of("record kind", lambda: RECORD_CHECK_KINDS)]
+HookName = Annotated[str, _one_of("check hook", _hook_names)]
+
+
 class _Spec(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True)
     name: str | None = None
@@ -73,18 +98,11 @@ class FieldCheck(_Spec):
 
     check: Literal["field"] = "field"
     path: str = Field(min_length=1)
-    op: str = "eq"
+    op: OpName = "eq"
     value: Any = None
     tol: float | None = Field(None, ge=0)
     rel_tol: float | None = Field(None, ge=0)
     as_: Literal["auto", "text", "phone", "address", "path", "exact"] | None = Field(None, alias="as")
-
-    @field_validator("op")
-    @classmethod
-    def _op(cls, v: str) -> str:
-        if v not in OPS:
-            raise ValueError(f"unknown op {v!r}; known: {list(OPS)}")
-        return v
 
     def needs(self) -> list[str]:
         return [self.path]
@@ -101,19 +119,12 @@ class RecordCheck(_Spec):
     """
 
     check: Literal["record"] = "record"
-    kind: str
+    kind: RecordKind
     match: dict[str, Any] = Field(default_factory=dict)
     expect: dict[str, Any] = Field(default_factory=dict)
     op: Literal["each", "exists", "created", "absent", "count"] | None = None
     count: int | None = Field(None, ge=0)
     new: int = Field(1, ge=1)
-
-    @field_validator("kind")
-    @classmethod
-    def _kind(cls, v: str) -> str:
-        if v not in RECORD_CHECK_KINDS:
-            raise ValueError(f"unknown record kind {v!r}; known: {list(RECORD_CHECK_KINDS)}")
-        return v
 
     @model_validator(mode="after")
     def _defaults(self) -> "RecordCheck":
@@ -136,18 +147,9 @@ class HookCheck(_Spec):
     """A predicate written in Python (``hooks.CHECK_HOOKS``), for what data cannot express."""
 
     check: Literal["hook"] = "hook"
-    hook: str
+    hook: HookName
     args: dict[str, Any] = Field(default_factory=dict)
     changes: list[str] = Field(default_factory=list, description="Path globs this goal is allowed to change.")
-
-    @field_validator("hook")
-    @classmethod
-    def _hook(cls, v: str) -> str:
-        from .hooks import CHECK_HOOKS
-
-        if v not in CHECK_HOOKS:
-            raise ValueError(f"unknown check hook {v!r}; known: {sorted(CHECK_HOOKS)}")
-        return v
 
     def needs(self) -> list[str]:
         from .hooks import CHECK_HOOKS

@@ -22,7 +22,6 @@ from typing import Any
 
 import torch
 
-from actionmap.parse import ActionParseError
 
 from ..policies.base import StepRecord
 from ..policies.micro import MicroNet, MicroPolicy, logprob_of
@@ -64,29 +63,26 @@ def reward_of(verdict: Any, cfg: GRPOConfig, in_app: bool = False) -> float:
 
 
 def rollout(env: Any, net: MicroNet, instance: Any, seed: int, cfg: GRPOConfig) -> dict[str, Any]:
-    """One sampled episode from the env's current state; returns steps with old log-probs and the verdict."""
-    from ..tasks.judge import judge
+    """One sampled episode from the env's current state (a forked page whose setup already ran),
+    on the one episode loop (:class:`transfer.episode_loop.Episode`); returns steps with old
+    log-probs and the verdict."""
+    from ..episode_loop import Episode
 
     pol = MicroPolicy(net, sample=True, temperature=cfg.temperature, seed=seed)
     pol.reset(instance.prompt(), {"instance": instance})
-    obs = env.observe()
-    before = env.read_state()
+    ep = Episode(env, instance, max_steps=min(instance.max_steps, cfg.max_steps))
+    obs = ep.attach(env.observe(), before=env.read_state())
     history: list[StepRecord] = []
-    final = None
-    steps = min(instance.max_steps, cfg.max_steps)
-    truncated = True
-    for i in range(steps):
-        a = pol.act(obs, history)
-        if isinstance(a, ActionParseError):  # pragma: no cover - the micro policy only emits valid actions
-            continue
-        obs, info = env.step(a)
-        history.append(StepRecord(step=i + 1, action=a.to_json(), invalid=info.invalid_action))
-        if info.done:
-            final, truncated = a, False
-            break
-    after = env.read_state()
-    verdict = judge(instance, before, after, final, truncated=truncated)
-    in_app = after.foreground.app in set(instance.apps)
+    while not ep.over:
+        out = ep.step(pol.act(obs, history))
+        if out.action is not None:
+            obs = out.observation
+            history.append(StepRecord(step=out.step, action=out.action.to_json(), invalid=out.invalid))
+    if ep.ended_by == "infra":  # a crashed page is not the policy's result: no reward to learn from
+        raise RuntimeError(f"simulator page failed during a rollout of {instance.template_id}: "
+                           f"{out.info.error if out.info else 'unknown'}")
+    verdict = ep.finish()
+    in_app = ep.after.foreground.app in set(instance.apps)
     return {"steps": pol.trajectory, "verdict": verdict, "reward": reward_of(verdict, cfg, in_app), "len": len(history)}
 
 

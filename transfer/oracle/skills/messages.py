@@ -18,13 +18,13 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from actionmap.actions import Key, Scroll, Tap, TypeText
+from actionmap.actions import Key, Tap, TypeText
 from actionmap.observation import UIElement
 
 from device.apps import driver
 from device.apps.messages import plain
 
-from ..base import Ctx, OracleError, Skill, act, back, long_press, norm, open_app, tap_role
+from ..base import Ctx, OracleError, Skill, act, back, long_press, norm, open_app, sweep, tap_role
 
 APP = "messages"
 
@@ -104,19 +104,11 @@ def open_messages(ctx: Ctx) -> Skill:
 
 def _scan(ctx: Ctx, match: Callable[[UIElement], bool], role: str = "conversation_row") -> Skill:
     """Find a list row (scrolling up to the top, then down); None when it is not in the list."""
-    def hit() -> UIElement | None:
+    def hit(_direction: str = "") -> UIElement | None:
         return next((e for e in ctx.roles(APP, role) if match(e)), None)
 
-    for direction in ("up", "down"):
-        for _ in range(ctx.max_scrolls):
-            el = hit()
-            if el is not None:
-                return el
-            before = [(e.text, e.bounds) for e in ctx.obs.elements]
-            yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
-            if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
-                break
-    return hit()
+    el = yield from sweep(ctx, hit)
+    return el if el is not None else hit()
 
 
 def _has(ctx: Ctx, role: str) -> bool:
@@ -313,17 +305,11 @@ def count_unread_threads(ctx: Ctx) -> Skill:
     yield from open_messages(ctx)
     seen: dict[tuple[Any, ...], bool] = {}
 
-    def collect() -> None:
+    def collect(_direction: str = "") -> None:
         for r in _rows(ctx):
             info = _info(ctx, r)
             seen[(r.content_desc, info["name"], info["snippet"], info["time"])] = bool(info["unread"])
 
-    for direction in ("up", "down"):
-        for _ in range(ctx.max_scrolls):
-            collect()
-            before = [(e.text, e.bounds) for e in ctx.obs.elements]
-            yield from act(ctx, Scroll(direction=direction))  # type: ignore[arg-type]
-            if [(e.text, e.bounds) for e in ctx.obs.elements] == before:
-                break
+    yield from sweep(ctx, collect)
     collect()
     return sum(seen.values())

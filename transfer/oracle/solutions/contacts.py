@@ -13,6 +13,7 @@ are the family's roles in the app UI layer (:mod:`device.apps.contacts`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from actionmap.actions import TypeText
@@ -20,8 +21,8 @@ from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
 from ..skills import contacts as K
-from ..solutions import solution
-from ._util import Ambiguous, retrying
+from ..skills.common import Ambiguous, each_retrying, retrying
+from .registry import solution
 
 # --- helpers -------------------------------------------------------------------------------------
 
@@ -162,21 +163,18 @@ def _p(inst: Any, key: str = "p") -> str:
 
 # --- create --------------------------------------------------------------------------------------
 
-@solution("contacts.create_phone")
-def solve_create_phone(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.create_contact(ctx, _p(inst), phone=inst.params["ph"]["text"])
-    yield from complete(ctx)
+# template → the form's fields besides the name, from the instance's parameters
+_CREATE_FIELDS: dict[str, Callable[[dict[str, Any]], dict[str, str]]] = {
+    "contacts.create_phone": lambda p: {"phone": p["ph"]["text"]},
+    "contacts.create_email": lambda p: {"email": p["email"]},
+    "contacts.create_company": lambda p: {"phone": p["ph"]["text"], "company": p["company"]},
+    "train.contacts.create_phone_email": lambda p: {"phone": p["ph"]["text"], "email": p["email"]},
+}
 
 
-@solution("contacts.create_email")
-def solve_create_email(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.create_contact(ctx, _p(inst), email=inst.params["email"])
-    yield from complete(ctx)
-
-
-@solution("contacts.create_company")
-def solve_create_company(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.create_contact(ctx, _p(inst), phone=inst.params["ph"]["text"], company=inst.params["company"])
+@solution(*_CREATE_FIELDS)
+def solve_create(ctx: Ctx, inst: Any) -> Skill:
+    yield from K.create_contact(ctx, _p(inst), **_CREATE_FIELDS[inst.template_id](inst.params))
     yield from complete(ctx)
 
 
@@ -184,12 +182,6 @@ def solve_create_company(ctx: Ctx, inst: Any) -> Skill:
 def solve_create_two_phones(ctx: Ctx, inst: Any) -> Skill:
     yield from create_contact_phones(ctx, _p(inst), [(inst.params["ph"]["text"], "mobile"),
                                                       (inst.params["ph2"]["text"], "work")])
-    yield from complete(ctx)
-
-
-@solution("train.contacts.create_phone_email")
-def solve_create_phone_email(ctx: Ctx, inst: Any) -> Skill:
-    yield from K.create_contact(ctx, _p(inst), phone=inst.params["ph"]["text"], email=inst.params["email"])
     yield from complete(ctx)
 
 
@@ -207,88 +199,76 @@ def solve_edit_number(ctx: Ctx, inst: Any) -> Skill:
     yield from complete(ctx)
 
 
-@solution("train.contacts.add_email", "train.contacts.edit_email")
-def solve_edit_email(ctx: Ctx, inst: Any) -> Skill:
-    value = inst.params["email"] if "email" in inst.params else inst.params["new"]
-    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "email", value), tries=3)
+def _new_email(p: dict[str, Any]) -> str:
+    return p["email"] if "email" in p else p["new"]
+
+
+# template → (the field it sets, its new value from the instance's parameters)
+_EDITS: dict[str, tuple[str, Callable[[dict[str, Any]], str]]] = {
+    "train.contacts.add_email": ("email", _new_email),
+    "train.contacts.edit_email": ("email", _new_email),
+    "train.contacts.set_company": ("company", lambda p: p["company"]),
+    "train.contacts.remove_company": ("company", lambda p: ""),
+    "train.contacts.rename": ("name", lambda p: p["q"]["full"]),
+}
+
+
+@solution(*_EDITS)
+def solve_edit_field(ctx: Ctx, inst: Any) -> Skill:
+    field, value = _EDITS[inst.template_id]
+    new = value(inst.params)
+    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), field, new), tries=3)
     yield from complete(ctx)
 
 
-@solution("train.contacts.set_company")
-def solve_set_company(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "company", inst.params["company"]), tries=3)
-    yield from complete(ctx)
+def _starring(on: bool) -> Callable[[Ctx, str], Skill]:
+    return lambda ctx, name: K.set_starred(ctx, name, on)
 
 
-@solution("train.contacts.remove_company")
-def solve_remove_company(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "company", ""), tries=3)
-    yield from complete(ctx)
+def _two(inst: Any) -> list[str]:
+    return [rec["name"] for rec in inst.params["ps"][:2]]
 
 
-@solution("train.contacts.rename")
-def solve_rename(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: K.edit_contact_field(ctx, _p(inst), "name", _p(inst, "q")), tries=3)
-    yield from complete(ctx)
+def _one(inst: Any) -> list[str]:
+    return [_p(inst)]
 
 
-@solution("contacts.favorite", "contacts.unfavorite")
-def solve_favorite(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: K.set_starred(ctx, _p(inst), inst.template_id == "contacts.favorite"), tries=3)
-    yield from complete(ctx)
+# template → (what it does to a contact, the contacts it names)
+_EACH: dict[str, tuple[Callable[[Ctx, str], Skill], Callable[[Any], list[str]]]] = {
+    "contacts.favorite": (_starring(True), _one),
+    "contacts.unfavorite": (_starring(False), _one),
+    "train.contacts.star_two": (_starring(True), _two),
+    "contacts.delete": (K.delete_contact, _one),
+    "train.contacts.delete_two": (K.delete_contact, _two),
+}
 
 
-@solution("train.contacts.star_two")
-def solve_star_two(ctx: Ctx, inst: Any) -> Skill:
-    for rec in inst.params["ps"][:2]:
-        yield from retrying(ctx, lambda rec=rec: K.set_starred(ctx, rec["name"], True), tries=3)
-    yield from complete(ctx)
-
-
-@solution("contacts.delete")
-def solve_delete(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: K.delete_contact(ctx, _p(inst)), tries=3)
-    yield from complete(ctx)
-
-
-@solution("train.contacts.delete_two")
-def solve_delete_two(ctx: Ctx, inst: Any) -> Skill:
-    for rec in inst.params["ps"][:2]:
-        yield from retrying(ctx, lambda rec=rec: K.delete_contact(ctx, rec["name"]), tries=3)
+@solution(*_EACH)
+def solve_each_contact(ctx: Ctx, inst: Any) -> Skill:
+    skill, names = _EACH[inst.template_id]
+    yield from each_retrying(ctx, names(inst), skill)
     yield from complete(ctx)
 
 
 # --- queries -------------------------------------------------------------------------------------
 
-@solution("contacts.query_phone")
-def solve_query_phone(ctx: Ctx, inst: Any) -> Skill:
-    phone = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "phone"), tries=3)
-    yield from answer(ctx, phone=phone)
+# template → what it asks, as (answer field, contact-card field, phone label) in answer order
+_CARD_QUERIES: dict[str, list[tuple[str, str, str | None]]] = {
+    "contacts.query_phone": [("phone", "phone", None)],
+    "train.contacts.query_work_number": [("phone", "phone", "work")],
+    "contacts.query_email": [("email", "email", None)],
+    "contacts.query_company": [("company", "company", None)],
+    "test.query.contact_card": [("company", "company", None), ("email", "email", None)],
+}
 
 
-@solution("train.contacts.query_work_number")
-def solve_query_work_number(ctx: Ctx, inst: Any) -> Skill:
-    phone = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "phone", label="work"), tries=3)
-    yield from answer(ctx, phone=phone)
-
-
-@solution("contacts.query_email")
-def solve_query_email(ctx: Ctx, inst: Any) -> Skill:
-    email = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "email"), tries=3)
-    yield from answer(ctx, email=email)
-
-
-@solution("contacts.query_company")
-def solve_query_company(ctx: Ctx, inst: Any) -> Skill:
-    company = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "company"), tries=3)
-    yield from answer(ctx, company=company)
-
-
-@solution("test.query.contact_card")
-def solve_query_contact_card(ctx: Ctx, inst: Any) -> Skill:
-    company = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "company"), tries=3)
-    email = yield from retrying(ctx, lambda: K.read_contact_field(ctx, _p(inst), "email"), tries=3)
-    yield from answer(ctx, company=company, email=email)
+@solution(*_CARD_QUERIES)
+def solve_query_card(ctx: Ctx, inst: Any) -> Skill:
+    fields: dict[str, Any] = {}
+    for key, field, label in _CARD_QUERIES[inst.template_id]:
+        fields[key] = yield from retrying(ctx, lambda f=field, lb=label: K.read_contact_field(ctx, _p(inst), f, label=lb),
+                                          tries=3)
+    yield from answer(ctx, **fields)
 
 
 @solution("train.contacts.query_favorites")

@@ -10,7 +10,7 @@ from typing import Any
 
 from ..base import Ctx, OracleError, Skill, answer, complete
 from ..skills import calculator as Calc
-from ..solutions import solution
+from .registry import solution
 
 _EXPRESSIONS: dict[str, str] = {
     "calculator.multiply": "{a}×{b}",

@@ -17,7 +17,9 @@ from actionmap.actions import Scroll
 
 from ..base import Ctx, OracleError, Skill, act, answer, complete, norm
 from ..skills import calendar as Cal
-from ..solutions import solution
+from ..skills.calendar import events as CalEv
+from ..skills.calendar import navigate as CalNav
+from .registry import solution
 
 
 def _d(inst: Any, key: str = "d") -> Date:
@@ -56,7 +58,7 @@ def day_events(ctx: Ctx, day: Date) -> Skill:
     """(title, time text) of every event ``day`` shows ('All day' events included): the rows under
     its header where the app lists days (Etar's agenda, Google's day view), else the day's list."""
     yield from Cal.go_to_date(ctx, day)
-    if Cal._defines(ctx, "day_header"):
+    if CalNav._defines(ctx, "day_header"):
         rows = yield from Cal.day_rows(ctx, day)
         return [(r["title"], r["time"]) for r in rows]
     return (yield from _read_shown_day(ctx))
@@ -74,14 +76,14 @@ def event_counts(ctx: Ctx, days: list[Date]) -> Skill:
     from device.apps.calendar import cell_count
 
     out: dict[Date, int] = {}
-    if not (Cal._defines(ctx, "month_day") or Cal._defines(ctx, "month_cell")):
+    if not (CalNav._defines(ctx, "month_day") or CalNav._defines(ctx, "month_cell")):
         ordered = sorted(set(days))
-        yield from Cal._agenda_at(ctx, ordered[0])
+        yield from CalNav._agenda_at(ctx, ordered[0])
         for day in ordered:
             rows = yield from Cal.day_rows(ctx, day)
             out[day] = len(rows)
         return out
-    role = "month_day" if Cal._defines(ctx, "month_day") else "month_cell"
+    role = "month_day" if CalNav._defines(ctx, "month_day") else "month_cell"
     for day in sorted(days):
         if day in out:
             continue
@@ -91,7 +93,7 @@ def event_counts(ctx: Ctx, days: list[Date]) -> Skill:
             cell = next((e for e in ctx.roles(Cal.APP, role) if norm(e.content_desc) == want
                          or norm(e.content_desc).startswith(want + ",")), None)
         else:
-            cell = next((e for e in ctx.roles(Cal.APP, role) if Cal._same_day(e.content_desc, day, ctx)), None)
+            cell = next((e for e in ctx.roles(Cal.APP, role) if CalNav._same_day(e.content_desc, day, ctx)), None)
         if cell is None:
             raise OracleError(f"no day cell for {Cal.long_date(day)}")
         out[day] = cell_count(cell.content_desc)
@@ -101,12 +103,12 @@ def event_counts(ctx: Ctx, days: list[Date]) -> Skill:
 def edit_event(ctx: Ctx, title: str, day: Date, *, location: str | None = None, new_day: Date | None = None) -> Skill:
     """Open the event's edit form and change its location and/or its start date (keeping the time)."""
     yield from Cal.open_event(ctx, title, day)
-    yield from Cal._edit(ctx)
+    yield from CalEv._edit(ctx)
     if new_day is not None:
-        yield from Cal._set_date(ctx, "start", new_day)
+        yield from CalEv._set_date(ctx, "start", new_day)
     if location is not None:
-        yield from Cal._type(ctx, "location_field", location)
-    return (yield from Cal._save(ctx))
+        yield from CalNav._type(ctx, "location_field", location)
+    return (yield from CalEv._save(ctx))
 
 
 def parse_date_line(text: str, year: int | None = None) -> Date:
@@ -213,7 +215,7 @@ def solve_query_date(ctx: Ctx, inst: Any) -> Skill:
     ev = yield from Cal.read_event(ctx, inst.params["title"])
     # the day it is listed under (Etar's search results: "July 15", this year's), else its details
     line = ev["day"] if ev["day"] and parse_day_or_none(ev["day"]) else ev["date"]
-    yield from answer(ctx, date=parse_date_line(line, Cal._memo(ctx).get("year")).isoformat())
+    yield from answer(ctx, date=parse_date_line(line, CalNav._memo(ctx).get("year")).isoformat())
 
 
 @solution("train.calendar.query_count_day")

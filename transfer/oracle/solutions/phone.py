@@ -15,8 +15,8 @@ from actionmap.observation import UIElement
 from ..base import Ctx, OracleError, Skill, act, answer, complete
 from ..skills import contacts as K
 from ..skills import phone as P
-from ..solutions import solution
-from ._util import retrying
+from ..skills.common import retrying
+from .registry import solution
 
 
 def _row_texts(ctx: Ctx, row: UIElement) -> list[str]:
@@ -111,15 +111,13 @@ def open_call_details(ctx: Ctx, who: str) -> Skill:
 
 # --- dialing -------------------------------------------------------------------------------------
 
-@solution("phone.dial")
+# template → the spelling of the number its instruction writes
+_DIAL_SPELLING = {"phone.dial": "text", "train.phone.dial_national": "national"}
+
+
+@solution(*_DIAL_SPELLING)
 def solve_dial(ctx: Ctx, inst: Any) -> Skill:
-    yield from dial_number(ctx, inst.params["ph"]["text"])
-    yield from complete(ctx)
-
-
-@solution("train.phone.dial_national")
-def solve_dial_national(ctx: Ctx, inst: Any) -> Skill:
-    yield from dial_number(ctx, inst.params["ph"]["national"])
+    yield from dial_number(ctx, inst.params["ph"][_DIAL_SPELLING[inst.template_id]])
     yield from complete(ctx)
 
 
@@ -134,28 +132,28 @@ def solve_dial_contact(ctx: Ctx, inst: Any) -> Skill:
 
 # --- call-log queries -------------------------------------------------------------------------------
 
-@solution("phone.query_last_missed")
-def solve_last_missed(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "missed"), tries=3)
+def last_call(ctx: Ctx, kind: str) -> Skill:
+    """The newest ``kind`` (missed, incoming, outgoing) call in the log, read up to three times;
+    OracleError when the log has none."""
+    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, kind), tries=3)
     if not call:
-        raise OracleError("no missed call in the log")
-    yield from answer(ctx, number=call["number"])
+        raise OracleError(f"no {kind} call in the log")
+    return call
 
 
-@solution("train.phone.query_last_incoming")
-def solve_last_incoming(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "incoming"), tries=3)
-    if not call:
-        raise OracleError("no incoming call in the log")
-    yield from answer(ctx, number=call["number"])
+# template → (the kind of call it asks about, what the answer gives: the number, or the name)
+_LAST_CALL_QUERIES = {
+    "phone.query_last_missed": ("missed", "number"),
+    "train.phone.query_last_incoming": ("incoming", "number"),
+    "train.phone.query_last_called": ("outgoing", "name"),
+}
 
 
-@solution("train.phone.query_last_called")
-def solve_last_called(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "outgoing"), tries=3)
-    if not call:
-        raise OracleError("no outgoing call in the log")
-    yield from answer(ctx, name=call["name"] or call["number"])
+@solution(*_LAST_CALL_QUERIES)
+def solve_last_call(ctx: Ctx, inst: Any) -> Skill:
+    kind, field = _LAST_CALL_QUERIES[inst.template_id]
+    call = yield from last_call(ctx, kind)
+    yield from answer(ctx, **{field: call["number"] if field == "number" else call["name"] or call["number"]})
 
 
 @solution("train.phone.query_missed_count")

@@ -16,8 +16,8 @@ from typing import Any
 
 from ..base import Ctx, OracleError, Skill, answer, complete
 from ..skills import files as F
-from ..solutions import solution
-from ._util import retrying
+from ..skills.common import retrying
+from .registry import solution
 
 DL, DOCS = "/sdcard/Download", "/sdcard/Documents"
 _UNITS = {"B": 1, "KB": 1000, "MB": 1000 ** 2, "GB": 1000 ** 3, "TB": 1000 ** 4, "PB": 1000 ** 5}

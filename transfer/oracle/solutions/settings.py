@@ -15,7 +15,7 @@ from actionmap.observation import UIElement
 
 from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to_role
 from ..skills import settings as S
-from ..solutions import solution
+from .registry import solution
 
 # --- helpers -----------------------------------------------------------------------------------
 
@@ -119,15 +119,15 @@ def solve_flashlight(ctx: Ctx, inst: Any) -> Skill:
 
 # --- display -------------------------------------------------------------------------------------
 
-@solution("settings.brightness_level")
+# template → its brightness level (None: the instance's ``target``)
+_BRIGHTNESS = {"settings.brightness_level": None, "train.settings.brightness_max": 255,
+               "train.settings.brightness_min": 0}
+
+
+@solution(*_BRIGHTNESS)
 def solve_brightness(ctx: Ctx, inst: Any) -> Skill:
-    yield from S.set_brightness(ctx, int(inst.params["target"]))
-    yield from complete(ctx)
-
-
-@solution("train.settings.brightness_max", "train.settings.brightness_min")
-def solve_brightness_extreme(ctx: Ctx, inst: Any) -> Skill:
-    yield from S.set_brightness(ctx, 255 if inst.template_id.endswith("max") else 0)
+    level = _BRIGHTNESS[inst.template_id]
+    yield from S.set_brightness(ctx, int(inst.params["target"]) if level is None else level)
     yield from complete(ctx)
 
 
@@ -149,15 +149,10 @@ def solve_timeout_longest(ctx: Ctx, inst: Any) -> Skill:
     yield from complete(ctx)
 
 
-@solution("settings.font_size")
+@solution("settings.font_size", "train.settings.font_default")
 def solve_font_size(ctx: Ctx, inst: Any) -> Skill:
-    yield from S.set_font_size(ctx, inst.params["fs"]["text"])
-    yield from complete(ctx)
-
-
-@solution("train.settings.font_default")
-def solve_font_default(ctx: Ctx, inst: Any) -> Skill:
-    yield from S.set_font_size(ctx, S.words(ctx, "font_default"))
+    default = inst.template_id == "train.settings.font_default"
+    yield from S.set_font_size(ctx, S.words(ctx, "font_default") if default else inst.params["fs"]["text"])
     yield from complete(ctx)
 
 
@@ -233,35 +228,27 @@ def _rename_button(ctx: Ctx) -> UIElement | None:
     return next((e for e in ctx.roles(APP, "dialog_button") if norm(e.text) == want), None)
 
 
-@solution("settings.about_model")
-def solve_about_model(ctx: Ctx, inst: Any) -> Skill:
-    model = yield from S.read_about(ctx, S.words(ctx, "model"))
-    yield from answer(ctx, model=model)
+# template → (the answer's field, the About row that shows it)
+_ABOUT = {"settings.about_model": ("model", "model"), "settings.about_android_version": ("version", "android_version")}
 
 
-@solution("settings.about_android_version")
-def solve_about_version(ctx: Ctx, inst: Any) -> Skill:
-    version = yield from S.read_about(ctx, S.words(ctx, "android_version"))
-    yield from answer(ctx, version=version)
+@solution(*_ABOUT)
+def solve_about(ctx: Ctx, inst: Any) -> Skill:
+    field, row = _ABOUT[inst.template_id]
+    value = yield from S.read_about(ctx, S.words(ctx, row))
+    yield from answer(ctx, **{field: value})
 
 
 # --- queries -----------------------------------------------------------------------------------------
 
-@solution("settings.query_bluetooth")
-def solve_query_bluetooth(ctx: Ctx, inst: Any) -> Skill:
-    on = yield from read_toggle(ctx, "bluetooth")
-    yield from answer(ctx, answer=_yes_no(on))
+# template → the switch it asks about
+_TOGGLE_QUERIES = {"settings.query_bluetooth": "bluetooth", "train.settings.query_wifi": "wifi",
+                   "train.settings.query_dark_mode": "dark_mode"}
 
 
-@solution("train.settings.query_wifi")
-def solve_query_wifi(ctx: Ctx, inst: Any) -> Skill:
-    on = yield from read_toggle(ctx, "wifi")
-    yield from answer(ctx, answer=_yes_no(on))
-
-
-@solution("train.settings.query_dark_mode")
-def solve_query_dark(ctx: Ctx, inst: Any) -> Skill:
-    on = yield from read_toggle(ctx, "dark_mode")
+@solution(*_TOGGLE_QUERIES)
+def solve_query_toggle(ctx: Ctx, inst: Any) -> Skill:
+    on = yield from read_toggle(ctx, _TOGGLE_QUERIES[inst.template_id])
     yield from answer(ctx, answer=_yes_no(on))
 
 

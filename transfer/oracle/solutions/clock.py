@@ -12,13 +12,17 @@ from typing import Any
 
 from actionmap.actions import Tap
 from actionmap.observation import UIElement
-from device.apps.clock import day_code, days_of
+from actionmap.worldstate import DAYS
+from device.apps.clock import ClockDriver, day_code, days_of
 from device.apps.match import inside
 
 from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_to_role, tap_role
 from ..skills import clock as C
-from ..solutions import solution
-from ._util import Ambiguous, hold, retrying
+from ..skills.clock import alarms as CA  # the skills' helpers: alarms, the app's screen, the world clock
+from ..skills.clock import screen as CS
+from ..skills.clock import world as CW
+from ..skills.common import Ambiguous, hold, retrying
+from .registry import solution
 
 APP = C.APP
 
@@ -38,7 +42,7 @@ def parse_days(summary: str) -> list[str]:
 
 def alarm_hm(text: str) -> tuple[int, int]:
     """(hour, minute) of an alarm card's time text ('06:45', '6:45 AM')."""
-    mins = C._minutes(text)
+    mins = CA._minutes(text)
     if mins is None:
         raise OracleError(f"not an alarm time: {text!r}")
     return divmod(mins, 60)
@@ -59,7 +63,7 @@ def alarm_by_label(ctx: Ctx, label: str) -> Skill:
 # ``skills.clock`` taps the label row and day toggles of an expanded card wherever they are; where
 # the "Add alarm" FAB floats over the bottom of the list, a card expanded near the bottom puts its
 # "Add label" row under it — the tap then opens a new alarm's time picker instead. These versions
-# scroll each control clear of the FAB first (``C._tap_clear``).
+# scroll each control clear of the FAB first (``CS._tap_clear``).
 
 def expand_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> Skill:
     """Expand the card of the alarm at hour:minute (and label)."""
@@ -69,21 +73,21 @@ def expand_alarm(ctx: Ctx, hour: int, minute: int, label: str | None = None) -> 
     if arrow is not None:
         yield from act(ctx, Tap(target=arrow.index))
     if ctx.role(APP, "collapse_alarm") is None:
-        yield from C._scroll_until(ctx, lambda: ctx.role(APP, "collapse_alarm"), "the expanded alarm card")
+        yield from CS._scroll_until(ctx, lambda: ctx.role(APP, "collapse_alarm"), "the expanded alarm card")
     return ctx.obs
 
 
 def set_days_expanded(ctx: Ctx, days: list[str]) -> Skill:
     """Make the expanded card's day toggles read exactly ``days``."""
     want = {d.lower()[:3] for d in days}
-    for d in C.DAYS:
+    for d in DAYS:
         def chip(d: str = d) -> UIElement | None:
-            return C._day_toggle(ctx, d)
+            return CA._day_toggle(ctx, d)
 
         el = yield from scroll_to_role(ctx, APP, "day_toggle",
-                                       pred=lambda e, d=d: e.checkable and C.ClockDriver.day_of(e) == d)
+                                       pred=lambda e, d=d: e.checkable and ClockDriver.day_of(e) == d)
         if bool(el.checked) != (d in want):
-            yield from C._tap_clear(ctx, chip, f"the {d} toggle")
+            yield from CS._tap_clear(ctx, chip, f"the {d} toggle")
             el = chip()
             if el is None or bool(el.checked) != (d in want):
                 raise OracleError(f"day {d} did not toggle")
@@ -93,10 +97,10 @@ def set_days_expanded(ctx: Ctx, days: list[str]) -> Skill:
 def set_label_expanded(ctx: Ctx, label: str) -> Skill:
     """Label the expanded card's alarm through its label row and dialog."""
     yield from scroll_to_role(ctx, APP, "edit_label")
-    yield from C._tap_clear(ctx, lambda: ctx.role(APP, "edit_label"), "the alarm's label row")
+    yield from CS._tap_clear(ctx, lambda: ctx.role(APP, "edit_label"), "the alarm's label row")
     if ctx.role(APP, "label_field") is None:
         raise OracleError("the label dialog did not open")
-    yield from C._type_role(ctx, "label_field", label)
+    yield from CS._type_role(ctx, "label_field", label)
     if ctx.obs.keyboard_visible:
         yield from back(ctx)
     yield from tap_role(ctx, APP, "label_ok")
@@ -108,17 +112,17 @@ def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: list[s
     by the app) is edited in place — re-finding it by time could pick an older alarm at the same
     time — and the skill's final look-up, which can scroll a tall expanded card out of sight, is
     skipped."""
-    if not C._flag(ctx, "edits_inline"):
+    if not CS._flag(ctx, "edits_inline"):
         return (yield from C.create_alarm(ctx, hour, minute, label=label, days=days))
     C.time_texts(hour, minute)  # validates
     yield from C.goto_tab(ctx, "alarm")
     yield from tap_role(ctx, APP, "add_alarm")
     if ctx.role(APP, "time_picker") is None:
         raise OracleError("Add alarm did not open the time picker")
-    yield from C._fill_time_picker(ctx, hour, minute)
+    yield from CA._fill_time_picker(ctx, hour, minute)
     if days or label:
         if ctx.role(APP, "collapse_alarm") is None:
-            yield from C._scroll_until(ctx, lambda: ctx.role(APP, "collapse_alarm"), "the new alarm's card")
+            yield from CS._scroll_until(ctx, lambda: ctx.role(APP, "collapse_alarm"), "the new alarm's card")
         if days:
             yield from set_days_expanded(ctx, list(days))
         if label:
@@ -127,7 +131,7 @@ def create_alarm(ctx: Ctx, hour: int, minute: int, label: str = "", days: list[s
 
 
 def set_alarm_label(ctx: Ctx, hour: int, minute: int, label: str) -> Skill:
-    if not C._flag(ctx, "edits_inline"):
+    if not CS._flag(ctx, "edits_inline"):
         return (yield from C.set_alarm_label(ctx, hour, minute, label))
     yield from expand_alarm(ctx, hour, minute)
     return (yield from set_label_expanded(ctx, label))
@@ -186,19 +190,19 @@ def switch_all_at(ctx: Ctx, hour: int | None, minute: int | None, on: bool) -> S
     if hour is not None:
         C.time_texts(hour, minute or 0)  # validates
         want = f"{hour:02d}:{minute:02d}"
-    drv = C._drv()
+    drv = CS._drv()
     yield from C.goto_tab(ctx, "alarm")
     for _ in range(ctx.max_scrolls):  # to the top of the list
         before = _sig(ctx)
-        yield from C._scroll(ctx, "up")
+        yield from CS._scroll(ctx, "up")
         if _sig(ctx) == before:
             break
     seen = 0
     for _ in range(ctx.max_scrolls):
         for _tap in range(6):
             m = ctx.ui(APP)
-            lst = C._list(ctx)
-            fabs = C._fabs(ctx)
+            lst = CS._list(ctx)
+            fabs = CS._fabs(ctx)
             todo = None
             for card in m.find("alarm_card"):
                 sw = m.first("alarm_switch", within=card)
@@ -215,7 +219,7 @@ def switch_all_at(ctx: Ctx, hour: int | None, minute: int | None, on: bool) -> S
             yield from act(ctx, Tap(target=todo.index))
             seen += 1
         before = _sig(ctx)
-        yield from C._scroll(ctx, "down")
+        yield from CS._scroll(ctx, "down")
         if _sig(ctx) == before:
             break
     return seen
@@ -251,30 +255,30 @@ def solve_alarm_rename(ctx: Ctx, inst: Any) -> Skill:
 def set_days_all_at(ctx: Ctx, hour: int, minute: int, days: list[str]) -> Skill:
     """Make every alarm at hour:minute repeat on exactly ``days`` ("the 8:00 alarm" means each of
     them when there are two): the next card at that time reading other days is edited, until none."""
-    want = sorted({d.lower()[:3] for d in days}, key=C.DAYS.index)
-    key, drv = f"{hour:02d}:{minute:02d}", C._drv()
+    want = sorted({d.lower()[:3] for d in days}, key=DAYS.index)
+    key, drv = f"{hour:02d}:{minute:02d}", CS._drv()
 
     def other() -> UIElement | None:
         m = ctx.ui(APP)
         return next((c for c in m.find("alarm_card") if drv.card_time(m, c) == key
-                     and sorted(drv.card_days(m, c) or [], key=C.DAYS.index) != want), None)
+                     and sorted(drv.card_days(m, c) or [], key=DAYS.index) != want), None)
 
     for _ in range(6):
         yield from C.goto_tab(ctx, "alarm")
-        card = yield from C._scroll_until(ctx, other, f"alarm {key}", must=False,
-                                          first=C._alarm_direction(ctx, hour, minute))
+        card = yield from CS._scroll_until(ctx, other, f"alarm {key}", must=False,
+                                          first=CA._alarm_direction(ctx, hour, minute))
         if card is None:
             return ctx.obs
-        card = yield from C._ensure_clear(ctx, other, f"alarm {key}")
-        if C._flag(ctx, "edits_inline"):
+        card = yield from CS._ensure_clear(ctx, other, f"alarm {key}")
+        if CS._flag(ctx, "edits_inline"):
             arrow = ctx.role(APP, "expand_alarm", within=card)
             if arrow is not None:
                 yield from act(ctx, Tap(target=arrow.index))
             yield from set_days_expanded(ctx, want)
         else:
             yield from act(ctx, Tap(target=ctx.need(APP, "alarm_time", within=card).index))
-            yield from C._set_days_here(ctx, want)
-            yield from C._save_editor(ctx)
+            yield from CA._set_days_here(ctx, want)
+            yield from CA._save_editor(ctx)
     raise OracleError(f"alarms at {key} still repeat on other days")
 
 
@@ -380,11 +384,11 @@ def remove_world_clock(ctx: Ctx, city: str) -> Skill:
     """``skills.clock.remove_world_clock``; where a city is removed by long press, the long press
     falls back to a press-and-slide when the confirmation is dismissed by the release (see
     ``_util.hold``). Families that remove a city in their city picker or search use the skill."""
-    if C._flag(ctx, "city_picker_toggles") or C._flag(ctx, "city_search_toggles"):
+    if CS._flag(ctx, "city_picker_toggles") or CS._flag(ctx, "city_search_toggles"):
         return (yield from C.remove_world_clock(ctx, city))
     yield from C.goto_tab(ctx, "clock")
-    probe = C._city_probe(ctx, city)
-    name = yield from C._scroll_until(ctx, probe, f"world clock {city!r}")
+    probe = CW._city_probe(ctx, city)
+    name = yield from CS._scroll_until(ctx, probe, f"world clock {city!r}")
     row = next((r for r in ctx.roles(APP, "city_row") if inside(name, r)), name)
     ok = yield from hold(ctx, row, lambda: ctx.role(APP, "remove_city_confirm") is not None)
     if not ok:

@@ -1,14 +1,16 @@
-"""Small observation-level helpers shared by the solution modules.
+"""Skills every app shares, used by the per-app skills and by the solutions.
 
-They cover what the per-app skills leave out: pressing and holding an element when a plain
-long press does not open its menu, tapping an element only once it is clear of floating
-buttons, and reading a row's summary text. Everything is located from the current
-observation (text, resource id, role) — never from stored coordinates.
+They cover what no one app's skills own: pressing and holding an element when a plain long
+press does not open its menu, tapping an element only once it is clear of floating buttons,
+waiting out a toast, reading a row's summary text, running a skill again after a misread
+touch (for one name or for each of several), and a number in the form every app matches.
+Everything is located from the current observation (text, resource id, role) — never from
+stored coordinates.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from actionmap.actions import Drag, LongPress, Scroll, Tap, Wait
 from actionmap.geometry import px_to_point
@@ -150,6 +152,13 @@ def retrying(ctx: Ctx, make: Callable[[], Skill], tries: int = 2) -> Skill:
                 raise
     return None
 
+
+
+def each_retrying(ctx: Ctx, names: Sequence[str], skill: Callable[[Ctx, str], Skill], tries: int = 3) -> Skill:
+    """``skill(ctx, name)`` for each of ``names`` in turn, each run with :func:`retrying` (``tries`` times)."""
+    for name in names:
+        yield from retrying(ctx, lambda name=name: skill(ctx, name), tries=tries)  # type: ignore[misc]
+    return ctx.obs
 
 def dial_form(number: str) -> str:
     """A number as digits (keeping a leading '+'), the form every app's number matching accepts."""

@@ -17,13 +17,13 @@ from ..skills import calendar as Cal
 from ..skills import contacts as K
 from ..skills import messages as M
 from ..skills import phone as P
-from ..solutions import solution
+from ..skills.common import dial_form, retrying
 from . import calendar as cal_solutions
 from . import clock as clock_solutions
 from . import contacts as contact_solutions
 from . import messages as msg_solutions
 from . import phone as phone_solutions
-from ._util import dial_form, retrying
+from .registry import solution
 
 _NUMBER = re.compile(r"\+?\d[\d\s().\-]{5,}\d")
 _PLAN = re.compile(r"(?:[A-Za-z]+,\s*)?([A-Za-z]+)\s+(\d{1,2}),\s*(\d{4})\s+at\s+(\d{1,2}):(\d{2})\s*([AP]M)?", re.I)
@@ -49,9 +49,7 @@ def solve_alarm_before_event(ctx: Ctx, inst: Any) -> Skill:
 
 @solution("test.contacts.from_missed_call")
 def solve_contact_from_missed_call(ctx: Ctx, inst: Any) -> Skill:
-    call = yield from retrying(ctx, lambda: P.read_last_call(ctx, "missed"), tries=3)
-    if not call:
-        raise OracleError("no missed call")
+    call = yield from phone_solutions.last_call(ctx, "missed")
     yield from K.create_contact(ctx, inst.params["p"]["full"], phone=call["number"])
     yield from complete(ctx)
 

@@ -9,16 +9,17 @@ messages). Controls and bubbles are found through the app UI layer (:mod:`device
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
-from actionmap.actions import Scroll, Tap, TypeText
+from actionmap.actions import Tap, TypeText
 
 from device.apps import driver
 
-from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, tap_role
+from ..base import Ctx, OracleError, Skill, act, answer, back, complete, norm, scroll_once, tap_role
 from ..skills import messages as M
-from ..solutions import solution
-from ._util import dial_form, retrying
+from ..skills.common import dial_form, each_retrying, retrying
+from .registry import solution
 
 _PHONE = re.compile(r"\+?\d[\d\s().\-]{5,}\d")
 
@@ -29,10 +30,6 @@ def recipient_from(inst: Any) -> str:
     if m is None:
         raise OracleError(f"no phone number in the instruction {inst.instruction!r}")
     return m.group(0).strip()
-
-
-def _sig(ctx: Ctx) -> list[tuple[str, object]]:
-    return [(e.text, e.bounds) for e in ctx.obs.elements]
 
 
 def thread_bubbles(ctx: Ctx) -> Skill:
@@ -46,15 +43,11 @@ def thread_bubbles(ctx: Ctx) -> Skill:
     if ctx.obs.keyboard_visible:
         yield from back(ctx)
     for _ in range(ctx.max_scrolls):
-        before = _sig(ctx)
-        yield from act(ctx, Scroll(direction="up"))
-        if _sig(ctx) == before:
+        if not (yield from scroll_once(ctx, "up")):
             break
     seen = page()
     for _ in range(ctx.max_scrolls):
-        before = _sig(ctx)
-        yield from act(ctx, Scroll(direction="down"))
-        if _sig(ctx) == before:
+        if not (yield from scroll_once(ctx, "down")):
             break
         new = page()
         k = next((k for k in range(min(len(seen), len(new)), 0, -1) if seen[-k:] == new[:k]), 0)
@@ -77,9 +70,7 @@ def conversation_rows(ctx: Ctx) -> Skill:
             item = (title, sub, M._unread(ctx, r))
             if item not in rows:
                 rows.append(item)
-        before = _sig(ctx)
-        yield from act(ctx, Scroll(direction="down"))
-        if _sig(ctx) == before:
+        if not (yield from scroll_once(ctx, "down")):
             break
     return rows
 
@@ -112,42 +103,28 @@ def solve_read_thread(ctx: Ctx, inst: Any) -> Skill:
     yield from complete(ctx)
 
 
-@solution("messages.mark_read_number")
-def solve_mark_read_number(ctx: Ctx, inst: Any) -> Skill:
-    # the skill recognises "(503) 555-0169" as a name, not a number: pass its digits
-    yield from retrying(ctx, lambda: M.mark_thread_read(ctx, dial_form(inst.params["ph"]["text"])), tries=3)
+# template → (what it does to a conversation, the conversations it names). The skills take
+# "(503) 555-0169" for a name, not a number: numbers go in by their digits.
+_THREAD_OPS: dict[str, tuple[Callable[[Ctx, str], Skill], Callable[[dict[str, Any]], list[str]]]] = {
+    "messages.mark_read_number": (M.mark_thread_read, lambda p: [dial_form(p["ph"]["text"])]),
+    "train.messages.mark_two_read": (M.mark_thread_read, lambda p: [x["full"] for x in p["ps"][:2]]),
+    "messages.delete_thread": (M.delete_thread, lambda p: [p["p"]["full"]]),
+    "train.messages.delete_two_threads": (M.delete_thread, lambda p: [dial_form(x["phone"]["text"]) for x in p["ps"][:2]]),
+}
+
+
+@solution(*_THREAD_OPS)
+def solve_thread_op(ctx: Ctx, inst: Any) -> Skill:
+    skill, threads = _THREAD_OPS[inst.template_id]
+    yield from each_retrying(ctx, threads(inst.params), skill)
     yield from complete(ctx)
 
 
-@solution("train.messages.mark_two_read")
-def solve_mark_two_read(ctx: Ctx, inst: Any) -> Skill:
-    for p in inst.params["ps"][:2]:
-        yield from retrying(ctx, lambda p=p: M.mark_thread_read(ctx, p["full"]), tries=3)
-    yield from complete(ctx)
-
-
-@solution("messages.delete_thread")
-def solve_delete_thread(ctx: Ctx, inst: Any) -> Skill:
-    yield from retrying(ctx, lambda: M.delete_thread(ctx, inst.params["p"]["full"]), tries=3)
-    yield from complete(ctx)
-
-
-@solution("train.messages.delete_two_threads")
-def solve_delete_two_threads(ctx: Ctx, inst: Any) -> Skill:
-    for p in inst.params["ps"][:2]:
-        yield from retrying(ctx, lambda p=p: M.delete_thread(ctx, dial_form(p["phone"]["text"])), tries=3)
-    yield from complete(ctx)
-
-
-@solution("messages.draft")
+@solution("messages.draft", "train.messages.draft_number")
 def solve_draft(ctx: Ctx, inst: Any) -> Skill:
-    yield from M.save_draft(ctx, inst.params["p"]["full"], inst.params["body"])
-    yield from complete(ctx)
-
-
-@solution("train.messages.draft_number")
-def solve_draft_number(ctx: Ctx, inst: Any) -> Skill:
-    yield from M.save_draft(ctx, dial_form(inst.params["ph"]["text"]), inst.params["body"])
+    p = inst.params
+    to = p["p"]["full"] if inst.template_id == "messages.draft" else dial_form(p["ph"]["text"])
+    yield from M.save_draft(ctx, to, p["body"])
     yield from complete(ctx)
 
 
@@ -173,38 +150,26 @@ def solve_send_two(ctx: Ctx, inst: Any) -> Skill:
 
 # --- queries -------------------------------------------------------------------------------------
 
-@solution("messages.query_last")
-def solve_query_last(ctx: Ctx, inst: Any) -> Skill:
+# template → (whose message: the phone's own?, which one: the newest -1 or the first 0, the error when
+# there is none). The newest is often on screen as the conversation opens; the first needs all of it.
+_THREAD_QUERIES: dict[str, tuple[bool, int, str]] = {
+    "messages.query_last": (False, -1, "no message from them in the conversation"),
+    "train.messages.query_first": (False, 0, "no message from them in the conversation"),
+    "train.messages.query_my_reply": (True, -1, "I sent nothing in this conversation"),
+}
+
+
+@solution(*_THREAD_QUERIES)
+def solve_query_message(ctx: Ctx, inst: Any) -> Skill:
+    mine, which, none = _THREAD_QUERIES[inst.template_id]
     yield from open_thread(ctx, inst.params["p"]["full"])
-    incoming = [t for out, t in visible_bubbles(ctx) if not out]
-    if not incoming:
+    texts = [t for out, t in visible_bubbles(ctx) if out == mine] if which == -1 else []
+    if not texts:
         bubbles = yield from thread_bubbles(ctx)
-        incoming = [t for out, t in bubbles if not out]
-    if not incoming:
-        raise OracleError("no message from them in the conversation")
-    yield from answer(ctx, message=incoming[-1])
-
-
-@solution("train.messages.query_first")
-def solve_query_first(ctx: Ctx, inst: Any) -> Skill:
-    yield from open_thread(ctx, inst.params["p"]["full"])
-    bubbles = yield from thread_bubbles(ctx)
-    incoming = [t for out, t in bubbles if not out]
-    if not incoming:
-        raise OracleError("no message from them in the conversation")
-    yield from answer(ctx, message=incoming[0])
-
-
-@solution("train.messages.query_my_reply")
-def solve_query_my_reply(ctx: Ctx, inst: Any) -> Skill:
-    yield from open_thread(ctx, inst.params["p"]["full"])
-    mine = [t for out, t in visible_bubbles(ctx) if out]
-    if not mine:
-        bubbles = yield from thread_bubbles(ctx)
-        mine = [t for out, t in bubbles if out]
-    if not mine:
-        raise OracleError("I sent nothing in this conversation")
-    yield from answer(ctx, message=mine[-1])
+        texts = [t for out, t in bubbles if out == mine]
+    if not texts:
+        raise OracleError(none)
+    yield from answer(ctx, message=texts[which])
 
 
 @solution("train.messages.query_thread_count")

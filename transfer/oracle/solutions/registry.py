@@ -1,7 +1,8 @@
-"""Template id → oracle solution: a skill generator built from the instance's parameters.
+"""The registry of oracle solutions: template id → a skill generator built from the instance.
 
-Solutions are registered per app module (``transfer/oracle/solutions_*.py``) with
-:func:`solution`. Each one solves any instance of its template from observations alone.
+Each module of this package registers its templates' solutions with :func:`solution`; the
+registry imports them all the first time a solution is asked for (:func:`solution_for`,
+:func:`all_solutions`), so a caller never needs to know which module holds which template.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from .base import Ctx, Skill
+from ..base import Ctx, Skill
 
 Solution = Callable[[Ctx, Any], Skill]
 _SOLUTIONS: dict[str, Solution] = {}
@@ -21,6 +22,8 @@ _load_lock = threading.Lock()
 
 
 def solution(*template_ids: str) -> Callable[[Solution], Solution]:
+    """Register the decorated function as the solution of ``template_ids``."""
+
     def deco(fn: Solution) -> Solution:
         for t in template_ids:
             _SOLUTIONS[t] = fn
@@ -37,18 +40,19 @@ def _load() -> None:
     with _load_lock:
         if _loaded:
             return
-        from . import solved
-
-        for m in pkgutil.iter_modules(solved.__path__):
-            importlib.import_module(f"{solved.__name__}.{m.name}")
+        package = importlib.import_module(__package__)
+        for m in pkgutil.iter_modules(package.__path__):
+            importlib.import_module(f"{package.__name__}.{m.name}")
         _loaded = True
 
 
 def solution_for(template_id: str) -> Solution | None:
+    """The solution of ``template_id``, or None when the oracle has none."""
     _load()
     return _SOLUTIONS.get(template_id)
 
 
 def all_solutions() -> dict[str, Solution]:
+    """Every registered solution by template id."""
     _load()
     return dict(_SOLUTIONS)

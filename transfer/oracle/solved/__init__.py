@@ -1,1 +1,0 @@
-"""Oracle solutions per app (modules register with @solution)."""
