@@ -185,7 +185,6 @@ def run(phones: int = 4, pages: int = 2, steps: int = 30, logical: int = 1000, s
         flavor: str = "sim") -> dict[str, Any]:
     """Every figure of ``s2r bench sim`` for one app ``flavor`` (the flavors' apps differ in what a
     step renders, so a new flavor is measured against the others on the same machine)."""
-    from . import state as st
     from .env import SimEnv
     from .pool import SimPool
     from .profiles import get_profile

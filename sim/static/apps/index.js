@@ -1,9 +1,9 @@
 // Every app the phone has. Each module calls registerApp() when imported; the launcher
 // shows them in this order.
 import { registerApp } from '../os.js';
+import './contacts.js';
 import './phone.js';
 import './messages.js';
-import './contacts.js';
 import './clock.js';
 import './calendar.js';
 import './calculator.js';

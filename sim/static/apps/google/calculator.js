@@ -27,9 +27,10 @@
 // tan, INV e ln log); the pad AC ( ) % ÷ / 7 8 9 × / 4 5 6 − / 1 2 3 + / 0 . ⌫ =.
 // The pads' containers carry no id (none is known for Google's build). From ExactCalculator, for lack of
 // Google evidence: `display`, the History screen (fragment_history.xml,
-// shared with the aosp flavor: calculator.js xHistory), the error texts, radians by default.
+// shared with the aosp flavor: calculator_aosp.js xHistory), the error texts, radians by default.
 import { html, registerFlavor, A, ui, go, update, toast, pressHandlers } from '../../os.js';
-import { cs, press, preview, xHistory } from '../calculator.js';
+import { cs, press, preview } from '../calculator_core.js';
+import { xHistory } from '../calculator_aosp.js';
 
 const PKG = 'com.google.android.calculator';
 

@@ -1,6 +1,6 @@
 // Flavor `google`: Google Clock (com.google.android.deskclock, activity com.android.deskclock.DeskClock)
-// as a Pixel on Android 14 shows it. The world model and its helpers are the base module's
-// (apps/clock.js); only the screens differ. Evidence, cited per screen below by key:
+// as a Pixel on Android 14 shows it. The world model and its helpers are the base app's
+// (apps/clock_core.js); only the screens differ. Evidence, cited per screen below by key:
 //   WW   real uiautomator2 dumps of Google Clock on an Android 14 emulator (1080x2400):
 //        gitweiyan/Webwright @ 83936683c1234673d56d2a4fef4ca3b2cf326b51,
 //        outputs/default/android_20260614_220946/hierarchy/step_00NN.xml (copies of six of them in
@@ -21,12 +21,12 @@
 //        which Google Clock descends from: used, and said so, where no Google Clock capture shows a
 //        control (timer keypad layout, the timer list, the Clock tab's main clock and date line).
 import { html, registerFlavor, A, Field, world, ui, go, replace, back, update, toast, now, pad2 } from '../../os.js';
-import {
-  press, closeDialog, closeKb, alarms, alarmById, timers, timerList, stopwatch, cities, cityList, DAYS, DAY_LONG,
-  DAY_LETTER, DAY_SHORT, dayOrder, CITIES, CITY_NAMES, nextAlarm, sortedAlarms, setEnabled, sortDays, cityTime,
-  stripMarks, setupEntry, fmtDur, fmtTotal, settingsScreen, S, SwitchCompat, ScrollList, BareEditText,
-  aospDays, hoursAheadAosp, tpCommit,
-} from '../clock.js';
+import { press, closeDialog, closeKb, alarms, alarmById, timers, timerList, stopwatch, cities, cityList,
+  DAYS, DAY_LONG, DAY_LETTER, DAY_SHORT, dayOrder, CITIES, CITY_NAMES, nextAlarm, sortedAlarms, setEnabled,
+  sortDays, cityTime, stripMarks, setupEntry, fmtDur, fmtTotal } from '../clock_core.js';
+import { settingsScreen } from '../clock_parts.js';
+import { S, SwitchCompat, ScrollList, BareEditText, tpCommit } from '../clock_aosp_kit.js';
+import { aospDays, hoursAheadAosp } from '../clock_aosp.js';
 
 const PKG = 'com.google.android.deskclock';
 const V = A;

@@ -1,6 +1,6 @@
 // google flavor: Google Contacts (com.google.android.contacts, PeopleActivity), the View-based
 // app a Pixel on Android 14 ships. Records, form fields and hand-offs to Phone and Messages are
-// the base app's (apps/contacts.js), so every flavor changes the world the same way.
+// the base app's (apps/contacts_core.js), so every flavor changes the world the same way.
 //
 // Evidence (keys as in device/apps/data/contacts.yaml; unpinned = read in a public file whose
 // repository could not be pinned). No real dump of Google Contacts was found; these are the
@@ -30,8 +30,10 @@
 // Not in the evidence, so kept plain (no ids): the toolbars, the details' Call and Text buttons,
 // the photo, the dialogs' wording beyond the buttons, the search view's clear button.
 import { html, registerFlavor, A, rerender, world, ui, go, back, update, toast } from '../../os.js';
-import { sortedContacts, matchContact, labelText, Avatar, press, hold, openDetails, beginEdit, openMessages,
-  byId, callNumber, removeItem, closeKeyboard, aospSnippet, listBody, scroller, saveForm, closeEditor, formChanged, ensureEmptyEditors } from '../contacts.js';
+import { sortedContacts, matchContact, labelText, Avatar, press, hold, openDetails, beginEdit,
+  openMessages, byId, callNumber, removeItem, closeKeyboard, saveForm, closeEditor, formChanged,
+  ensureEmptyEditors } from '../contacts_core.js';
+import { aospSnippet, listBody, scroller } from '../contacts_aosp.js';
 
 const PKG = 'com.google.android.contacts';
 // the AOSP class names Google Contacts keeps for its list (the brief's PeopleActivity); the details'
@@ -176,7 +178,7 @@ function details({ id }) {
 }
 
 // --- the editor ---------------------------------------------------------------------------------------
-// the form's start, its dirty check and the empty editors are the base app's (apps/contacts.js),
+// the form's start, its dirty check and the empty editors are the base app's (apps/contacts_core.js),
 // noted under the Google editor's own key
 const dirty = () => formChanged('ginit');
 /** Save: an empty form just closes the editor, as does an edit of a contact deleted meanwhile. */

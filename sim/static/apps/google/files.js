@@ -5,7 +5,7 @@
 // resource ids are AOSP's — public test code drives com.google.android.documentsui by `item_root`,
 // `icon_thumb`, `sub_menu_list` / `sub_menu_grid`, `option_menu_create_dir`, `action_menu_done`
 // (tests/fixtures/real-apps/EVIDENCE.md, Files; repositories not pinned). So the screens are the base
-// module's aosp ones (apps/files.js, each citing LineageOS/android_packages_apps_DocumentsUI
+// app's aosp ones (apps/files_aosp.js, each citing LineageOS/android_packages_apps_DocumentsUI
 // @ a2c1dd717347fc6dae14de4e5ae0b1651eb5ed78), drawn for every stock flavor; this module only swaps the
 // package, which every bare id the screens emit takes (os.js A() prefixes the app's package). On a Pixel
 // the app has no launcher icon of its own (Files by Google is the one people tap); the virtual phone's

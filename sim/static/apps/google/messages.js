@@ -1,5 +1,5 @@
 // google flavor: Google Messages (com.google.android.apps.messaging), as a Pixel on Android 14/15
-// ships it. The world is the base app's (apps/messages.js): threads are messages grouped by
+// ships it. The world is the base app's (apps/messages_core.js): threads are messages grouped by
 // address, drafts are saved on leaving a thread, and every action here calls the base helpers so
 // a judge sees the same records whichever flavor drew the screen.
 //
@@ -35,8 +35,10 @@
 // the selection bar's buttons (described, no ids), the delete prompt's wording, the search field's
 // hint, the new-conversation title and the suggestion row's second line (the number).
 import { html, registerFlavor, A, pressHandlers, scrollKey, rerender, ui, go, back, openApp, update, toast, fmtTime, now } from '../../os.js';
-import { threads, threadOf, contactFor, nameFor, digits, isNumberLike, openConversation, send, listSelection, markSelectedItem, BLOCK_ITEM,
-  convItems, deleteConfirmed, avatar, listTime, parse, dayNum, kbSpacer, kbWrap, pickerMatches } from '../messages.js';
+import { threads, threadOf, contactFor, nameFor, digits, isNumberLike, openConversation, send,
+  listSelection, markSelectedItem, BLOCK_ITEM, convItems, deleteConfirmed, avatar, listTime, parse, dayNum,
+  kbSpacer, kbWrap } from '../messages_core.js';
+import { pickerMatches } from '../messages_aosp.js';
 
 const PKG = 'com.google.android.apps.messaging';
 const ACTIVITY = `${PKG}/.ui.ConversationListActivity`; // KK: the conversation is a fragment of this activity
@@ -313,7 +315,7 @@ function newchat() {
 
 // --- dialogs ----------------------------------------------------------------------------------------
 const dialogs = {
-  // the items are the base app's (apps/messages.js); here the selection menu has no "Select all" and
+  // the items are the base app's (apps/messages_core.js); here the selection menu has no "Select all" and
   // the conversation menu lists Details first
   menu: (d) => {
     if (d.menu === 'sel') return popupMenu([markSelectedItem(), BLOCK_ITEM]);

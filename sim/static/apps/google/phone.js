@@ -1,7 +1,7 @@
 // Phone by Google (the `google` flavor): Google Dialer as a Pixel on Android 14 ships it, package
 // com.google.android.dialer, main activity .extensions.GoogleDialtactsActivity. The world model, the
-// call and dial-pad actions and every screen no public Google capture shows are the base module's
-// (apps/phone.js, whose aosp screens cite LineageOS/android_packages_apps_Dialer
+// call and dial-pad actions and every screen no public Google capture shows are the base app's
+// (apps/phone_core.js; the aosp screens in apps/phone_aosp*.js cite LineageOS/android_packages_apps_Dialer
 // @ f7033c1046818cfbe395b29e8ed1db53776953a2): Google Dialer is built from that source and keeps its ids
 // wherever public test code shows them (dialpad keys, digits, contacts list, in-call).
 //
@@ -32,12 +32,12 @@
 //         646659559 (keys FrameLayout "1,", "2,ABC" > LinearLayout > TextView dialpad_key_number / _letters).
 // Where nothing public shows a screen it stays AOSP's and says so below.
 import { html, registerFlavor, A, ui, go, back, replace, toast, now, nowIso, fmtTime, Field } from '../../os.js';
-import { Avatar, labelText } from '../contacts.js';
-import {
-  KIND_ICON, MONTHS, contactFor, displayName, sortedCalls, dayOf, yesterday, placeCall, openDialpad,
-  startSearch, xTap, xIcon, xEmpty, xEntryActions, xFavorites, xContacts, xDetails, xDialpad, xSearchResults, xIncall, xPopup,
-  xClearDialog, xHistoryFrame,
-} from '../phone.js';
+import { Avatar, labelText } from '../contacts_core.js';
+import { KIND_ICON, MONTHS, contactFor, displayName, sortedCalls, dayOf, yesterday, placeCall, openDialpad,
+  startSearch } from '../phone_core.js';
+import { xTap, xIcon, xPopup, xClearDialog } from '../phone_aosp_kit.js';
+import { xEmpty, xEntryActions, xFavorites, xContacts, xDetails, xHistoryFrame } from '../phone_aosp.js';
+import { xDialpad, xSearchResults, xIncall } from '../phone_aosp_dialpad.js';
 
 const PKG = 'com.google.android.dialer';
 const HINT = 'Search contacts & places';  // the search bar's text (IDX 67423719358 reads it by id only; wording of Google Dialer's bar)
