@@ -23,9 +23,12 @@ PIP=("$VENV/bin/python" -m pip install --disable-pip-version-check -q)
 
 # torch: prefer the CPU build (a plain `pip install torch` pulls a multi-GB CUDA build).
 if ! "$VENV/bin/python" -c 'import torch' >/dev/null 2>&1; then
+  # The CPU index is asked once, briefly (no retries): where it cannot be reached, pip goes on with
+  # the configured wheel sources at once instead of waiting a minute on retries.
+  CPU_IDX=(--index-url https://download.pytorch.org/whl/cpu --retries 0 --timeout 10)
   "${PIP[@]}" --no-index "torch==2.13.0" 2>/dev/null \
-    || "${PIP[@]}" "torch==2.13.0" --index-url https://download.pytorch.org/whl/cpu 2>/dev/null \
-    || "${PIP[@]}" "torch>=2.2" --index-url https://download.pytorch.org/whl/cpu 2>/dev/null \
+    || "${PIP[@]}" "torch==2.13.0" "${CPU_IDX[@]}" 2>/dev/null \
+    || "${PIP[@]}" "torch>=2.2" "${CPU_IDX[@]}" 2>/dev/null \
     || "${PIP[@]}" "torch>=2.2"
 fi
 "${PIP[@]}" -e ".[test]"
