@@ -12,10 +12,11 @@ demo: setup
 demo-quick: setup
 	$(VENV)/bin/s2r demo --quick
 
-# three workers, whole files each: most tests wait on a browser page, a phone or a subprocess,
-# so three files in flight keep two cores busy (each worker has its own Chromium and private adb
-# servers). Measured on 2 cores, idle, same commit: 2 workers 11:55, 3 workers 8:27.
-TEST_WORKERS ?= 3
+# four workers, whole files each: most tests wait on a browser page, a phone or a subprocess,
+# so four files in flight keep two cores busy (each worker has its own Chromium and private adb
+# servers). Measured on 2 cores, idle, same tree: 3 workers 10:49, 4 workers
+# 9:29 (the cores still idle 21% of it). The longest files start first (tests/conftest.py LONG_FILES).
+TEST_WORKERS ?= 4
 test: setup
 	$(VENV)/bin/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=15 $(PYTEST_ARGS)
 
