@@ -4,6 +4,13 @@
 can do: ``capture`` (the whole phone as JSON), ``restore``, ``fork`` (an exact copy, down to
 the scroll position) and ``patch``. Every action runs as real input on a live page; bad
 actions come back as ``StepInfo.invalid_action`` and never break the phone.
+
+Each method that needs a page has an async twin (``areset``, ``astep``, ``aobserve``,
+``ainject``) and the rest have one for symmetry (``aread_state``, ``afork``, ``aclose``), so an
+async trainer drives hundreds of phones from one event loop with no thread each. The work is
+written once, as coroutines on the page pool's loop (``sim.runtime``): the sync methods wait for
+them from their thread (``Runtime.run``), the async twins await them from any loop
+(``Runtime.arun``).
 """
 
 from __future__ import annotations
@@ -90,6 +97,21 @@ class SimEnv:
     def read_state(self) -> WorldState:
         return st.world_state(self._state, self._foreground)
 
+    # --- async twins of the methods that need no page --------------------------------------
+    # State lives in this object, not in a page, so these do no I/O; they exist so an async
+    # caller writes ``await`` throughout and need not know which calls touch a page.
+    async def aread_state(self) -> WorldState:
+        """:meth:`read_state` for async callers (the state is held here: no page is needed)."""
+        return self.read_state()
+
+    async def afork(self) -> "SimEnv":
+        """:meth:`fork` for async callers: a copy is a state text, so no page is needed."""
+        return self.fork()
+
+    async def aclose(self) -> None:
+        """:meth:`close` for async callers (a phone holds no page between steps)."""
+        self.close()
+
     # --- Env protocol -----------------------------------------------------------------------
     def reset(self, setup: Any = None) -> Observation:
         """Start an episode: a fresh default phone plus ``setup``.
@@ -97,6 +119,13 @@ class SimEnv:
         ``setup`` may be a task instance (anything with a ``setup`` StatePatch), a
         ``StatePatch`` or its dict, a full state text (resume exactly), or None.
         """
+        return self.rt.run(self._areset(setup))
+
+    async def areset(self, setup: Any = None) -> Observation:
+        """:meth:`reset`, awaitable from any event loop."""
+        return await self.rt.arun(self._areset(setup))
+
+    async def _areset(self, setup: Any) -> Observation:
         if isinstance(setup, str) and setup.lstrip().startswith("{"):
             self.restore(setup)
         else:
@@ -104,7 +133,7 @@ class SimEnv:
             patch = getattr(setup, "setup", setup)
             self._set_state(st.apply_patch(base, patch) if patch is not None else base)
         self._step = 0
-        obs, _ = self._run(None)
+        obs, _ = await self._arun(None)
         return obs
 
     def set_screenshots(self, on: bool) -> bool:
@@ -114,16 +143,37 @@ class SimEnv:
         return prev
 
     def observe(self) -> Observation:
-        obs, _ = self._run(None)
+        return self.rt.run(self._aobserve())
+
+    async def aobserve(self) -> Observation:
+        """:meth:`observe`, awaitable from any event loop."""
+        return await self.rt.arun(self._aobserve())
+
+    async def _aobserve(self) -> Observation:
+        obs, _ = await self._arun(None)
         return obs
 
     def step(self, action: Action) -> tuple[Observation, StepInfo]:
+        """Carry out ``action`` and observe. A page or browser failure (or a step that never came
+        back) is an infrastructure error in the ``StepInfo``, never an exception: it is not the
+        policy's doing, and its caller decides what it means."""
         self._step += 1
         try:
-            return self._run(action)
+            return self.rt.run(self._arun(action))
         except Exception as e:  # noqa: BLE001 - a page/browser failure is infrastructure, not policy
-            info = StepInfo(error=f"{type(e).__name__}: {e}"[:500], error_kind="infra")
-            return self._last_obs or self._blank_obs(), info
+            return self._infra(e)
+
+    async def astep(self, action: Action) -> tuple[Observation, StepInfo]:
+        """:meth:`step`, awaitable from any event loop; failures are reported the same way."""
+        self._step += 1
+        try:
+            return await self.rt.arun(self._arun(action))
+        except Exception as e:  # noqa: BLE001 - a page/browser failure is infrastructure, not policy
+            return self._infra(e)
+
+    def _infra(self, e: Exception) -> tuple[Observation, StepInfo]:
+        info = StepInfo(error=f"{type(e).__name__}: {e}"[:500], error_kind="infra")
+        return self._last_obs or self._blank_obs(), info
 
     def close(self) -> None:
         self.closed = True
@@ -138,6 +188,10 @@ class SimEnv:
         Returns the new observation when ``observe`` is set. Raises ``ValueError`` on a malformed event.
         """
         return self.rt.run(self._ainject(event, observe))
+
+    async def ainject(self, event: dict[str, Any], observe: bool = False) -> Observation | None:
+        """:meth:`inject`, awaitable from any event loop."""
+        return await self.rt.arun(self._ainject(event, observe))
 
     async def _ainject(self, ev: dict[str, Any], observe: bool) -> Observation | None:
         d = self.profile.dpr
@@ -186,10 +240,7 @@ class SimEnv:
         self._last_obs = obs
         return obs if observe else None
 
-    # --- execution ---------------------------------------------------------------------------
-    def _run(self, action: Action | None) -> tuple[Observation, StepInfo]:
-        return self.rt.run(self._arun(action))
-
+    # --- execution (on the runtime's loop) ----------------------------------------------------
     async def _arun(self, action: Action | None) -> tuple[Observation, StepInfo]:
         info = StepInfo()
         t0 = time.perf_counter()

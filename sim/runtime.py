@@ -2,7 +2,8 @@
 
 Playwright's sync API is bound to one thread; a runner wants many phones stepping at once
 from many threads. So the async API runs on a private event loop in a daemon thread and
-every caller submits coroutines to it (:meth:`Runtime.run`). Chromium does the rendering in
+every caller submits coroutines to it (:meth:`Runtime.run` from a thread, :meth:`Runtime.arun`
+from any event loop). Chromium does the rendering in
 its own processes, so pages step in parallel while Python only waits.
 
 There is one browser per device pixel ratio in use (most runs use one): a browser whose
@@ -85,9 +86,26 @@ class Runtime:
     def run(self, coro: Coroutine[Any, Any, T], timeout: float | None = 120.0) -> T:
         """Run a coroutine on the runtime's loop from any thread and wait for its result."""
         if threading.current_thread() is self._thread:
+            coro.close()  # never started: close it so it is not reported as never awaited
             raise RuntimeError("Runtime.run called from the runtime thread; await the coroutine instead")
         fut = asyncio.run_coroutine_threadsafe(coro, self.loop)
         return fut.result(timeout)
+
+    async def arun(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Await a coroutine on the runtime's loop from any event loop (the async twin of :meth:`run`).
+
+        Pages belong to the runtime's loop, so work on them must run there. A caller already on
+        that loop awaits it directly; a caller on another loop (a trainer's own) is bridged with
+        ``run_coroutine_threadsafe`` and waits without blocking its loop, so one loop can drive
+        hundreds of phones with no thread each. Cancelling the caller cancels the work.
+        """
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self.loop:
+            return await coro
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, self.loop))
 
     def close(self) -> None:
         if self._closed:

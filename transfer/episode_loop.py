@@ -18,6 +18,13 @@ Phases (``Episode.phase``):
 * ``over`` → :meth:`Episode.finish` reads the final state and judges (``judged``);
 * :meth:`Episode.teardown` undoes a phone's setup; what it could not remove is returned for the record.
 
+Each phase that calls the backend has an async twin (:meth:`Episode.astart`,
+:meth:`Episode.aattach`, :meth:`Episode.astep`, :meth:`Episode.afinish`) for trainers that drive
+many episodes from one event loop. A phase is written once, as a generator that yields the
+backend calls it needs (``("step", action)``); :func:`_drive` carries them out with the env's sync
+methods and :func:`_adrive` awaits its async twins (``astep`` …) — so the sync and async
+episodes cannot drift apart.
+
 Failures are reported, not decided here: a backend error on a step ends the episode with
 ``ended_by == "infra"``, and each caller says what that means to it (the runner retries on
 another phone; a Gymnasium env truncates).
@@ -25,9 +32,10 @@ another phone; a Gymnasium env truncates).
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -38,6 +46,46 @@ from actionmap.observation import Observation
 from actionmap.worldstate import WorldState
 
 Phase = Literal["new", "running", "over", "judged"]
+Call = tuple[str, tuple[Any, ...]]
+"""One backend call a phase asks for: the env method's (sync) name and its arguments."""
+PhaseRun = Generator[Call, Any, Any]
+"""A phase, written once: it yields :data:`Call` s and is sent their results (or thrown their errors)."""
+
+
+def _drive(env: Any, phase: PhaseRun) -> Any:
+    """Run ``phase`` to its end, carrying out its calls with ``env``'s sync methods."""
+    try:
+        name, args = next(phase)
+        while True:
+            try:
+                result = getattr(env, name)(*args)
+            except Exception as e:  # noqa: BLE001 - the phase decides what a failure means
+                name, args = phase.throw(e)
+            else:
+                name, args = phase.send(result)
+    except StopIteration as done:
+        return done.value
+
+
+async def _adrive(env: Any, phase: PhaseRun) -> Any:
+    """Run ``phase`` to its end, awaiting ``env``'s async twins (``a`` + the name). A backend
+    without a twin for a call has its sync method run on a worker thread, so the caller's loop
+    is never blocked."""
+    try:
+        name, args = next(phase)
+        while True:
+            twin = getattr(env, "a" + name, None)
+            try:
+                if twin is not None:
+                    result = await twin(*args)
+                else:
+                    result = await asyncio.to_thread(getattr(env, name), *args)
+            except Exception as e:  # noqa: BLE001 - the phase decides what a failure means
+                name, args = phase.throw(e)
+            else:
+                name, args = phase.send(result)
+    except StopIteration as done:
+        return done.value
 
 
 class EpisodeStateError(RuntimeError):
@@ -98,9 +146,16 @@ class Episode:
         Exceptions propagate as raised (a caller tells a setup the backend cannot do from a lost
         phone); ``observation`` is set once the reset itself succeeded.
         """
+        return _drive(self.env, self._start())
+
+    async def astart(self) -> Observation:
+        """:meth:`start` on the backend's async twins (``areset``, ``aread_state``)."""
+        return await _adrive(self.env, self._start())
+
+    def _start(self) -> PhaseRun:
         self._expect("new", "start")
-        self.observation = self.env.reset(self.instance)
-        self.before = self.env.read_state()
+        self.observation = yield ("reset", (self.instance,))
+        self.before = yield ("read_state", ())
         self.phase = "running"
         return self.observation
 
@@ -109,8 +164,16 @@ class Episode:
         Without ``before`` there is no start state, so such an episode is never judged; with it
         (a start state the caller read: e.g. GRPO's rollouts from a forked page whose setup
         already ran) it is judged from that state like any other."""
+        return _drive(self.env, self._attach(observation, before))
+
+    async def aattach(self, observation: Observation | None = None, *,
+                      before: WorldState | None = None) -> Observation:
+        """:meth:`attach` on the backend's async twin (``aobserve``)."""
+        return await _adrive(self.env, self._attach(observation, before))
+
+    def _attach(self, observation: Observation | None, before: WorldState | None) -> PhaseRun:
         self._expect("new", "attach")
-        self.observation = observation if observation is not None else self.env.observe()
+        self.observation = observation if observation is not None else (yield ("observe", ()))
         self.before = before
         self.phase = "running"
         return self.observation
@@ -129,6 +192,13 @@ class Episode:
         """Carry out one action and observe; a step whose output is not an action counts as an
         invalid step (nothing runs). Ends the episode on a terminal action, an infrastructure
         error or the last step of the budget."""
+        return _drive(self.env, self._step(action))
+
+    async def astep(self, action: str | Action | ActionParseError) -> StepOutcome:
+        """:meth:`step` on the backend's async twin (``astep``)."""
+        return await _adrive(self.env, self._step(action))
+
+    def _step(self, action: str | Action | ActionParseError) -> PhaseRun:
         if self.over:
             raise EpisodeStateError(f"the episode is over ({self.ended_by}); no more steps")
         self._expect("running", "step")
@@ -144,7 +214,7 @@ class Episode:
                               invalid=f"{action.kind}: {action.reason}")
         else:
             t0 = time.perf_counter()
-            obs, info = self.env.step(action)
+            obs, info = yield ("step", (action,))
             self.env_s += time.perf_counter() - t0
             self.observation = obs
             if info.invalid_action:
@@ -166,6 +236,13 @@ class Episode:
         """Read the final state and judge the episode (``transfer.tasks.judge.judge``) — the
         one place every episode is judged. Raises :class:`StateReadFailed` when the state cannot
         be read."""
+        return _drive(self.env, self._finish())
+
+    async def afinish(self) -> Any:
+        """:meth:`finish` on the backend's async twin (``aread_state``)."""
+        return await _adrive(self.env, self._finish())
+
+    def _finish(self) -> PhaseRun:
         from .tasks.judge import judge
 
         self._expect("over", "finish")
@@ -174,7 +251,7 @@ class Episode:
         if self.ended_by == "infra":
             raise EpisodeStateError("the backend failed: the episode's end state is unknown, nothing to judge")
         try:
-            self.after = self.env.read_state()
+            self.after = yield ("read_state", ())
         except Exception as e:  # noqa: BLE001 - any failure to read is the backend's
             raise StateReadFailed(e) from e
         self.verdict = judge(self.instance, self.before, self.after, self.final, truncated=self.truncated)
