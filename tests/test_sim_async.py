@@ -202,3 +202,48 @@ def test_sync_and_async_episodes_judge_alike(sim_pool: Any) -> None:
     assert s[0].success and a[0].success
     assert s[1:] == a[1:] and s[3] == "complete"
     assert s[0].progress == a[0].progress
+
+
+# ------------------------------------------------------------------ the Gymnasium env's twins
+def _gym_play(env: Any, texts: list[str]) -> list[tuple[Any, ...]]:
+    out = []
+    for t in texts:
+        obs, reward, term, trunc, info = env.step(t)
+        out.append((json.dumps(obs, sort_keys=True, default=str), reward, term, trunc, info.get("invalid_action"),
+                    info.get("is_success"), info.get("terminated_by")))
+    return out
+
+
+async def _gym_aplay(env: Any, texts: list[str]) -> list[tuple[Any, ...]]:
+    out = []
+    for t in texts:
+        obs, reward, term, trunc, info = await env.astep(t)
+        out.append((json.dumps(obs, sort_keys=True, default=str), reward, term, trunc, info.get("invalid_action"),
+                    info.get("is_success"), info.get("terminated_by")))
+    return out
+
+
+def test_gym_env_async_twins_match_sync_and_run_concurrently(sim_pool: Any) -> None:
+    """``SimGymEnv.areset/astep`` run the same bodies as ``reset/step``: eight envs driven from one
+    event loop each see what one sync env sees for the same texts — an unparseable one is an
+    invalid step with its penalty, and a premature "complete" ends the episode judged a failure."""
+    from s2r.gym.sim import SimGymEnv
+
+    texts = ["not an action", OPEN_SETTINGS, COMPLETE]
+    opts = {"task": TASK, "seed": 5}
+    sync = SimGymEnv(task=TASK, pixels=False, pool=sim_pool, invalid_penalty=0.25)
+    obs0, info0 = sync.reset(seed=1, options=opts)
+    want = _gym_play(sync, texts)
+    assert want[0][4] and want[0][1] == -0.25, want[0]  # the invalid text: flagged and penalised
+    assert want[-1][2] is True and want[-1][5] is False and want[-1][6] == "complete", want[-1]
+
+    async def main() -> list[Any]:
+        envs = [SimGymEnv(task=TASK, pixels=False, pool=sim_pool, invalid_penalty=0.25) for _ in range(8)]
+        starts = await asyncio.gather(*(e.areset(seed=1, options=opts) for e in envs))
+        plays = await asyncio.gather(*(_gym_aplay(e, texts) for e in envs))
+        return [(s, p) for s, p in zip(starts, plays)]
+
+    for (obs, info), got in asyncio.run(main()):
+        assert json.dumps(obs, sort_keys=True, default=str) == json.dumps(obs0, sort_keys=True, default=str)
+        assert info["instance_id"] == info0["instance_id"]
+        assert got == want

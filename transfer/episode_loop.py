@@ -21,8 +21,8 @@ Phases (``Episode.phase``):
 Each phase that calls the backend has an async twin (:meth:`Episode.astart`,
 :meth:`Episode.aattach`, :meth:`Episode.astep`, :meth:`Episode.afinish`) for trainers that drive
 many episodes from one event loop. A phase is written once, as a generator that yields the
-backend calls it needs (``("step", action)``); :func:`_drive` carries them out with the env's sync
-methods and :func:`_adrive` awaits its async twins (``astep`` …) — so the sync and async
+backend calls it needs (``("step", action)``); :func:`drive_phase` carries them out with the env's sync
+methods and :func:`adrive_phase` awaits its async twins (``astep`` …) — so the sync and async
 episodes cannot drift apart.
 
 Failures are reported, not decided here: a backend error on a step ends the episode with
@@ -52,7 +52,7 @@ PhaseRun = Generator[Call, Any, Any]
 """A phase, written once: it yields :data:`Call` s and is sent their results (or thrown their errors)."""
 
 
-def _drive(env: Any, phase: PhaseRun) -> Any:
+def drive_phase(env: Any, phase: PhaseRun) -> Any:
     """Run ``phase`` to its end, carrying out its calls with ``env``'s sync methods."""
     try:
         name, args = next(phase)
@@ -67,7 +67,7 @@ def _drive(env: Any, phase: PhaseRun) -> Any:
         return done.value
 
 
-async def _adrive(env: Any, phase: PhaseRun) -> Any:
+async def adrive_phase(env: Any, phase: PhaseRun) -> Any:
     """Run ``phase`` to its end, awaiting ``env``'s async twins (``a`` + the name). A backend
     without a twin for a call has its sync method run on a worker thread, so the caller's loop
     is never blocked."""
@@ -146,11 +146,11 @@ class Episode:
         Exceptions propagate as raised (a caller tells a setup the backend cannot do from a lost
         phone); ``observation`` is set once the reset itself succeeded.
         """
-        return _drive(self.env, self._start())
+        return drive_phase(self.env, self._start())
 
     async def astart(self) -> Observation:
         """:meth:`start` on the backend's async twins (``areset``, ``aread_state``)."""
-        return await _adrive(self.env, self._start())
+        return await adrive_phase(self.env, self._start())
 
     def _start(self) -> PhaseRun:
         self._expect("new", "start")
@@ -164,12 +164,12 @@ class Episode:
         Without ``before`` there is no start state, so such an episode is never judged; with it
         (a start state the caller read: e.g. GRPO's rollouts from a forked page whose setup
         already ran) it is judged from that state like any other."""
-        return _drive(self.env, self._attach(observation, before))
+        return drive_phase(self.env, self._attach(observation, before))
 
     async def aattach(self, observation: Observation | None = None, *,
                       before: WorldState | None = None) -> Observation:
         """:meth:`attach` on the backend's async twin (``aobserve``)."""
-        return await _adrive(self.env, self._attach(observation, before))
+        return await adrive_phase(self.env, self._attach(observation, before))
 
     def _attach(self, observation: Observation | None, before: WorldState | None) -> PhaseRun:
         self._expect("new", "attach")
@@ -192,11 +192,11 @@ class Episode:
         """Carry out one action and observe; a step whose output is not an action counts as an
         invalid step (nothing runs). Ends the episode on a terminal action, an infrastructure
         error or the last step of the budget."""
-        return _drive(self.env, self._step(action))
+        return drive_phase(self.env, self._step(action))
 
     async def astep(self, action: str | Action | ActionParseError) -> StepOutcome:
         """:meth:`step` on the backend's async twin (``astep``)."""
-        return await _adrive(self.env, self._step(action))
+        return await adrive_phase(self.env, self._step(action))
 
     def _step(self, action: str | Action | ActionParseError) -> PhaseRun:
         if self.over:
@@ -236,11 +236,11 @@ class Episode:
         """Read the final state and judge the episode (``transfer.tasks.judge.judge``) — the
         one place every episode is judged. Raises :class:`StateReadFailed` when the state cannot
         be read."""
-        return _drive(self.env, self._finish())
+        return drive_phase(self.env, self._finish())
 
     async def afinish(self) -> Any:
         """:meth:`finish` on the backend's async twin (``aread_state``)."""
-        return await _adrive(self.env, self._finish())
+        return await adrive_phase(self.env, self._finish())
 
     def _finish(self) -> PhaseRun:
         from .tasks.judge import judge

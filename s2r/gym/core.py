@@ -16,6 +16,7 @@ target that is not on screen, an app that is not installed) costs ``invalid_pena
 
 from __future__ import annotations
 
+import asyncio
 import difflib
 import math
 from collections.abc import Mapping, Sequence
@@ -30,7 +31,7 @@ from actionmap.env import StepInfo
 from actionmap.errors import StateReadFailed
 from actionmap.observation import Observation
 from actionmap.worldstate import WorldState
-from transfer.episode_loop import Episode
+from transfer.episode_loop import Episode, PhaseRun, adrive_phase, drive_phase
 
 from . import spaces as sp
 
@@ -154,6 +155,46 @@ class _Hooks:
     def end_episode(self) -> Any:
         return self.env._backend_end()
 
+    # async twins (what Episode.astart/astep/afinish await)
+    async def areset(self, instance: Any) -> Observation:
+        return await self.env._abackend_reset(instance)
+
+    async def astep(self, action: Action) -> tuple[Observation, StepInfo]:
+        return await self.env._abackend_step(action)
+
+    async def aread_state(self) -> WorldState:
+        return await self.env._abackend_state()
+
+
+class _EpisodeCalls:
+    """What the env's phases ask of an episode, by name: ``drive_phase`` calls ``start(ep)``, and
+    ``adrive_phase`` awaits ``astart(ep)`` — so ``reset``/``step`` and ``areset``/``astep`` share
+    one body each (written as generators that yield these calls)."""
+
+    @staticmethod
+    def start(ep: Episode) -> Observation:
+        return ep.start()
+
+    @staticmethod
+    async def astart(ep: Episode) -> Observation:
+        return await ep.astart()
+
+    @staticmethod
+    def step(ep: Episode, action: str) -> Any:
+        return ep.step(action)
+
+    @staticmethod
+    async def astep(ep: Episode, action: str) -> Any:
+        return await ep.astep(action)
+
+    @staticmethod
+    def finish(ep: Episode) -> Any:
+        return ep.finish()
+
+    @staticmethod
+    async def afinish(ep: Episode) -> Any:
+        return await ep.afinish()
+
 
 class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
     """A Gymnasium env over one phone (sim or device): see the module docstring.
@@ -206,6 +247,17 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         """An observation with a screenshot, whatever ``pixels`` says (for ``render``)."""
         raise NotImplementedError
 
+    # async twins: a backend with native ones overrides these; by default the sync hook runs on
+    # a worker thread, so an event loop driving many envs is never blocked by one of them
+    async def _abackend_reset(self, instance: Any) -> Observation:
+        return await asyncio.to_thread(self._backend_reset, instance)
+
+    async def _abackend_step(self, action: Action) -> tuple[Observation, StepInfo]:
+        return await asyncio.to_thread(self._backend_step, action)
+
+    async def _abackend_state(self) -> WorldState:
+        return await asyncio.to_thread(self._backend_state)
+
     def _backend_end(self) -> Any:
         """Undo the episode's setup on the backend; its teardown report (None: nothing to undo)."""
         return None
@@ -244,6 +296,15 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
 
         ``options``: ``{"task": id or [ids], "seed": instance seed}`` pick the instance instead.
         """
+        return drive_phase(_EpisodeCalls, self._reset(seed, options))
+
+    async def areset(self, *, seed: int | None = None,
+                     options: dict[str, Any] | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+        """:meth:`reset` for an asyncio caller: many envs reset concurrently from one event loop
+        (on a simulator, on the page pool's loop, without a thread each)."""
+        return await adrive_phase(_EpisodeCalls, self._reset(seed, options))
+
+    def _reset(self, seed: int | None, options: dict[str, Any] | None) -> PhaseRun:
         check_seed(seed, "seed")
         tasks, pinned = self._reset_options(options)
         super().reset(seed=seed)
@@ -252,7 +313,7 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
             instance = self._draw(tasks, pinned)
             episode = Episode(_Hooks(self), instance, max_steps=self.max_steps, parse=self._parse)
             try:
-                obs = episode.start()
+                obs = yield ("start", (episode,))
             except Exception as e:  # noqa: BLE001 - only setups this backend cannot do are retried
                 if (episode.observation is not None  # set up, but its start state could not be read
                         or not (len(tasks) > 1 and self._skippable(e)) or attempt == SAMPLE_ATTEMPTS - 1):
@@ -290,6 +351,13 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
 
     def step(self, action: str) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
         """Run the policy's raw output; an unparseable one is a step with ``info["invalid_action"]``."""
+        return drive_phase(_EpisodeCalls, self._step(action))
+
+    async def astep(self, action: str) -> tuple[dict[str, Any], SupportsFloat, bool, bool, dict[str, Any]]:
+        """:meth:`step` for an asyncio caller (see :meth:`areset`)."""
+        return await adrive_phase(_EpisodeCalls, self._step(action))
+
+    def _step(self, action: str) -> PhaseRun:
         if not isinstance(action, str):
             raise TypeError(f"the action must be the policy's raw output as a str, got {type(action).__name__}")
         episode = self._episode
@@ -297,7 +365,7 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
             raise ResetNeeded("call reset() before step()")
         if episode.over:
             raise ResetNeeded("the episode is over (terminated or truncated); call reset()")
-        step = episode.step(action)
+        step = yield ("step", (episode, action))
         info: dict[str, Any] = {"step": step.step, "action": None, "invalid_action": step.invalid, "clamped": False}
         if step.action is not None and step.info is not None:
             si = step.info
@@ -311,20 +379,20 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         out, notes = self._convert(self._last)
         info.update(notes)
         if terminated or truncated:
-            reward += self._finish(episode, info)
+            reward += yield from self._finish(episode, info)
         return out, float(reward), terminated, truncated, info
 
     def _parse(self, text: str) -> Action:
         return Action.parse(text, coords=self.coords, grid=self.grid, screen=self._policy_screen())
 
-    def _finish(self, episode: Episode, info: dict[str, Any]) -> float:
+    def _finish(self, episode: Episode, info: dict[str, Any]) -> PhaseRun:
         """Judge the episode into ``info``; returns the end-of-episode reward."""
         info["terminated_by"] = episode.ended_by
         if episode.ended_by == "infra":  # the phone's state is unknown: there is nothing to judge
             info["is_success"] = False
             return 0.0
         try:
-            verdict = episode.finish()
+            verdict = yield ("finish", (episode,))
         except StateReadFailed as e:  # a phone lost at the end: no verdict, not a crash
             info.update(error=f"reading state failed: {type(e.cause).__name__}: {e.cause}"[:500], error_kind="infra",
                         terminated_by="infra", is_success=False)

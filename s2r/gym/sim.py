@@ -85,6 +85,16 @@ class SimGymEnv(PhoneTaskEnv):
     def _backend_state(self) -> WorldState:
         return self.sim.read_state()
 
+    # native async twins: the page pool's own event loop, no thread per env
+    async def _abackend_reset(self, instance: Any) -> Observation:
+        return await self.sim.areset(instance)
+
+    async def _abackend_step(self, action: Action) -> tuple[Observation, StepInfo]:
+        return await self.sim.astep(action)
+
+    async def _abackend_state(self) -> WorldState:
+        return await self.sim.aread_state()
+
     def _backend_capture(self) -> Observation:
         was = self.sim.set_screenshots(True)
         try:
