@@ -4,9 +4,24 @@ the ``test_vdevice_shell*.py`` modules share."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
+from device.virtual.knobs import PhoneKnobs
+from device.virtual.phone import VirtualPhone
 from device.virtual.sh_io import BufferOutput, BytesInput
+
+
+@contextmanager
+def fast_phone(pool: Any) -> Iterator[VirtualPhone]:
+    """A virtual phone with no input latency and no animations (what these modules test is the
+    shell, not timing), stopped on exit."""
+    p = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0), pool=pool).start()
+    try:
+        yield p
+    finally:
+        p.stop()
 
 
 def sh(phone: Any, line: str, stdin: bytes = b"") -> tuple[int, str, str]:

@@ -26,18 +26,15 @@ from device.parsers.detect import detect_kind
 from device.virtual.knobs import ADB_KEYBOARD_IME, DEFAULT_IME, PhoneKnobs
 from device.virtual.phone import VirtualPhone
 
-from _vshell import home, sh, sh_bytes
+from _vshell import fast_phone, home, sh, sh_bytes
 
 pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
 def phone(sim_pool) -> Iterator[VirtualPhone]:
-    p = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0), pool=sim_pool).start()
-    try:
+    with fast_phone(sim_pool) as p:
         yield p
-    finally:
-        p.stop()
 
 
 # ============================================================================ identity and display

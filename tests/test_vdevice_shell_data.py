@@ -9,7 +9,6 @@ commands are ``test_vdevice_shell.py``.
 from __future__ import annotations
 
 import hashlib
-import time
 from collections.abc import Iterator
 
 import pytest
@@ -20,18 +19,15 @@ from device.parsers.detect import detect_kind
 from device.virtual.knobs import PhoneKnobs
 from device.virtual.phone import VirtualPhone
 
-from _vshell import sh
+from _vshell import fast_phone, sh
 
 pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(scope="module")
 def phone(sim_pool) -> Iterator[VirtualPhone]:
-    p = VirtualPhone(PhoneKnobs(input_latency_ms=0, animation_ms=0), pool=sim_pool).start()
-    try:
+    with fast_phone(sim_pool) as p:
         yield p
-    finally:
-        p.stop()
 
 
 # ============================================================================ settings
@@ -143,7 +139,7 @@ def test_content_sms_calendar_calls_round_trip(permissive_phone: VirtualPhone) -
     world = [m for m in phone.read_state().messages or [] if m.address == "+15550001111"]
     assert world[0].time == msgs[0].time and world[0].body == msgs[0].body
     assert sh(phone, "content query --uri content://sms/sent --where \"address='+15550001111'\"")[1] == "No result found.\n"
-    sh(phone, f"content delete --uri content://sms --where \"address='+15550001111'\"")
+    sh(phone, "content delete --uri content://sms --where \"address='+15550001111'\"")
     assert not [m for m in phone.read_state().messages or [] if m.address == "+15550001111"]
 
     sh(phone, f"content insert --uri content://com.android.calendar/events --bind calendar_id:i:1 "
