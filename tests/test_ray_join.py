@@ -211,6 +211,52 @@ def test_ray_auto_finds_the_cluster_started_here(joined: dict[str, Any]) -> None
     assert "--ray auto found no cluster" in lost.stderr and not (joined["root"] / "nowhere").exists()
 
 
+def test_hosts_serve_env_sessions_a_client_spreads_over_them_and_a_lost_host_is_infra(
+        joined: dict[str, Any]) -> None:
+    """Every ``--sim`` host serves trainers' sessions; ``s2r env hosts`` lists them, one client
+    spreads sessions over them, and a host killed mid-episode ends that session as
+    infrastructure while the others go on."""
+    import asyncio
+
+    from actionmap.errors import InfraError
+    from s2r.envserver import HostLost
+    from s2r.envserver.cluster import spread
+
+    w = _join(joined, "wenv")
+
+    def servers() -> list[dict[str, Any]]:
+        got = subprocess.run(joined["s2r"] + ["env", "hosts", "--ray", f"127.0.0.1:{joined['port']}", "--json",
+                                              "--show-tokens"], env=joined["env"], capture_output=True, text=True,
+                             timeout=120)
+        assert got.returncode == 0, got.stderr[-2000:]
+        return json.loads(got.stdout)
+
+    listed = servers()
+    assert {s["host"] for s in listed} == {"head", "w2", "wenv"}
+    assert all(s["url"].startswith("http://127.0.0.1:") and s["token"] is None for s in listed)  # loopback
+    assert all(loopback(a) for _, a in listeners())
+    by_url = {s["url"]: s["host"] for s in listed}
+
+    async def go() -> None:
+        sp = spread(listed)
+        opened = [await sp.open(task="train.calculator.add", seed=i) for i in range(3)]
+        hosts = {by_url[env.base_url]: env for env, _ in opened}
+        assert set(hosts) == {"head", "w2", "wenv"}  # one session on each host
+        for env in hosts.values():
+            r = await env.step_text('{"type": "open_app", "app": "calculator"}')
+            assert r.observation.step == 1
+        kill_all(w.look())  # the host is lost mid-episode
+        with pytest.raises(HostLost) as lost:
+            await hosts["wenv"].step_text('{"type": "answer", "fields": {"result": 1}}')
+        assert isinstance(lost.value, InfraError)
+        r = await hosts["head"].step_text('{"type": "answer", "fields": {"result": 1}}')
+        assert r.done and r.observation.info["terminated_by"] == "answer"  # the others go on
+        for env, _ in opened:
+            await sp.release(env)
+    asyncio.run(go())
+    assert {s["host"] for s in servers()} == {"head", "w2"}
+
+
 def test_ctrl_c_with_an_episode_in_flight_drains_it_then_leaves(joined: dict[str, Any], model: HeldModel) -> None:
     w3 = _join(joined, "w3")
     out = joined["root"] / "drained"

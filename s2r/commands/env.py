@@ -70,5 +70,33 @@ def serve(
         srv.stop()
 
 
+@env_app.command("hosts")
+def hosts(
+    ray_address: str = typer.Option(..., "--ray", metavar="HEAD:PORT", help="The cluster (its head's address)."),
+    show_tokens: bool = typer.Option(False, "--show-tokens", help="Print each server's token too."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The environment servers of a Ray cluster's hosts (every `s2r worker --sim N` serves sessions)."""
+    import json
+
+    from s2r.envserver.cluster import cluster_servers
+
+    try:
+        servers = cluster_servers(ray_address)
+    except Exception as e:  # noqa: BLE001 - no cluster there
+        typer.echo(f"error: could not reach the cluster at {ray_address}: {e}", err=True)
+        raise typer.Exit(2) from None
+    for s in servers:
+        if not show_tokens:
+            s["token"] = "(set)" if s.get("token") else None
+    if as_json:
+        typer.echo(json.dumps(servers, indent=1))
+        return
+    if not servers:
+        typer.echo("no host of this cluster serves environment sessions (start workers with --sim PAGES)")
+    for s in servers:
+        typer.echo(f"{s['host']}: {s['url']}  {s['pages']} page(s)" + (f"  token {s['token']}" if s.get("token") else ""))
+
+
 def register(app: typer.Typer) -> None:
     app.add_typer(env_app, name="env")

@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         node_ip: str = typer.Option(None, "--node-ip", help="The address other hosts reach this one at "
                                                            "(default: this machine's interface address)."),
         device: str = typer.Option(None, "--device", help="This host's phones: all | SERIAL[,SERIAL] | vdevice:N."),
-        sim: int = typer.Option(0, "--sim", metavar="PAGES", help="Also serve simulator episodes on PAGES pages."),
+        sim: int = typer.Option(0, "--sim", metavar="PAGES", help="Also serve simulator episodes and environment sessions on PAGES pages."),
         name: str = typer.Option(None, "--name", help="This host's name in records (default: the hostname)."),
         dashboard: bool = typer.Option(False, "--dashboard", help="Start Ray's dashboard (off unless asked for)."),
         wait_devices: float = typer.Option(30.0, "--wait-devices", metavar="SECONDS",
@@ -187,6 +187,8 @@ def _serve(actor: Any, info: dict[str, Any], gcs: str, head: bool, stop: _Stops,
     console.print(f"[green]host {info['name']}[/] ready: {cap.get('device', 0)} phone(s), {cap.get('sim', 0)} "
                   f"sim page(s); " + (f"cluster head at [bold]{gcs}[/] — drivers: s2r run|paired --ray {gcs}"
                                       if head else f"joined {gcs}"))
+    if info.get("env_url"):
+        console.print(f"environment sessions for trainers at {info['env_url']} (s2r env hosts --ray {gcs})")
     if head:
         console.print("token authentication is on: give every host and driver the token in "
                       "~/.ray/auth_token (same path there) or RAY_AUTH_TOKEN")

@@ -14,6 +14,7 @@ s2r's types, a token, and two rules a trainer can rely on:
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -70,10 +71,14 @@ class S2REnv(EnvClient[S2RAction, S2RObservation, S2RState]):
             await self._drop()
             raise HostLost(f"{self.base_url} stopped answering mid-session: {type(e).__name__}: {e}") from e
         except Exception as e:  # websockets' ConnectionClosed and kin
-            if type(e).__module__.startswith("websockets"):
-                await self._drop()
-                raise HostLost(f"{self.base_url} closed the session: {e}") from e
-            raise
+            if not type(e).__module__.startswith("websockets"):
+                raise
+            refusal = await self._last_words()
+            await self._drop()
+            if refusal is not None:  # the server said why before it closed (capacity: at the handshake)
+                self._opened = False
+                raise refusal from e
+            raise HostLost(f"{self.base_url} closed the session: {e}") from e
         if response.get("type") == "error":
             err = from_wire(response.get("data", {}))
             if err.code == "capacity":  # the server refused the session and closed the connection
@@ -81,6 +86,17 @@ class S2REnv(EnvClient[S2RAction, S2RObservation, S2RState]):
                 self._opened = False
             raise err
         return response
+
+    async def _last_words(self) -> EnvServerError | None:
+        """An error the server sent just before it closed the connection, if one is queued."""
+        if self._ws is None:
+            return None
+        try:
+            raw = await asyncio.wait_for(self._ws.recv(), timeout=1.0)
+            msg = json.loads(raw)
+        except Exception:  # noqa: BLE001 - nothing was left to read
+            return None
+        return from_wire(msg.get("data", {})) if msg.get("type") == "error" else None
 
     async def _drop(self) -> None:
         ws, self._ws = self._ws, None
@@ -128,17 +144,24 @@ class S2REnv(EnvClient[S2RAction, S2RObservation, S2RState]):
 class SessionSpread:
     """Sessions spread over several servers (the hosts of a cluster): each new session goes to
     the server with the fewest this client has open; a group's forks stay on their source's
-    server (a fork copies state that lives there)."""
+    server (a fork copies state that lives there).
 
-    def __init__(self, urls: Sequence[str], token: str | None = None):
-        if not urls:
+    ``servers``: URLs, or ``(url, token)`` pairs where each server has its own token; ``token``
+    is for the plain URLs."""
+
+    def __init__(self, servers: Sequence[str | tuple[str, str | None]], token: str | None = None):
+        if not servers:
             raise ValueError("no servers to spread sessions over")
-        self.token = token
-        self.load: dict[str, int] = {u: 0 for u in urls}
+        self.tokens: dict[str, str | None] = {}
+        for s in servers:
+            url, tok = (s, token) if isinstance(s, str) else s
+            self.tokens[url] = tok
+        self.load: dict[str, int] = {u: 0 for u in self.tokens}
 
     async def open(self, **reset: Any) -> tuple[S2REnv, StepResult[S2RObservation]]:
+        """A new session on the least loaded server, reset with ``reset``'s options."""
         url = min(self.load, key=lambda u: self.load[u])
-        env = S2REnv(url, self.token)
+        env = S2REnv(url, self.tokens[url])
         self.load[url] += 1
         try:
             return env, await env.reset(**reset)
@@ -161,6 +184,7 @@ class SessionSpread:
         return members
 
     async def release(self, env: S2REnv) -> None:
+        """Close ``env``'s session and count it off its server."""
         if env.base_url in self.load and not env._closed:
             self.load[env.base_url] = max(0, self.load[env.base_url] - 1)
         await env.close()

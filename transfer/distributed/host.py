@@ -95,6 +95,7 @@ class EpisodeHost:
             os.environ["ANDROID_ADB_SERVER_PORT"] = str(adb_port)
             os.environ.pop("ADB_SERVER_SOCKET", None)
         self.sim = self.devices = None
+        self.env_server: Any = None  # s2r.envserver.EnvServer on the sim pages, for trainers' sessions
         self.error: str | None = None
         self._lock = threading.Lock()
         self._policies: dict[tuple[str, int], BasePolicy] = {}
@@ -114,6 +115,10 @@ class EpisodeHost:
             from ..backends import SimBackends
 
             self.sim = SimBackends(pages=sim_pages)
+            from s2r.envserver.cluster import host_server
+
+            # the same pages serve environment sessions to trainers (they are lent a step at a time)
+            self.env_server = host_server(self.sim.pool)
         if device:
             from device.env import DeviceOptions
 
@@ -134,7 +139,14 @@ class EpisodeHost:
         pages = self.sim.pool.pages_per_profile if self.sim is not None else 0
         return {"name": self.name, "versions": versions(), "capacity": {"sim": pages, "device": phones},
                 "error": self.error, "pid": os.getpid(), "adb_port": self.adb_port, "leaving": self._leaving,
-                "phones": self.devices.describe() if self.devices is not None else []}
+                "phones": self.devices.describe() if self.devices is not None else [],
+                "env_url": self.env_server.url if self.env_server is not None else None}
+
+    def env_endpoint(self) -> dict[str, Any] | None:
+        """This host's environment server (url, token, pages), or None when it serves none or is leaving."""
+        from s2r.envserver.cluster import endpoint
+
+        return None if self._leaving else endpoint(self.env_server)
 
     def begin(self, driver: str) -> int:
         """A driver takes over: cancel what any other driver left in flight here."""
@@ -264,6 +276,9 @@ class EpisodeHost:
         """Close the farm (teardown, restore, audit) and the pages; the phones' closing reports."""
         reports: list[dict[str, Any]] = []
         self._sweep(older_than=-1.0)
+        if self.env_server is not None:  # its sessions end with the host: clients get HostLost
+            self.env_server.stop()
+            self.env_server = None
         for b in (self.sim, self.devices):
             if b is None:
                 continue
