@@ -32,6 +32,13 @@ if ! "$VENV/bin/python" -c 'import torch' >/dev/null 2>&1; then
     || "${PIP[@]}" "torch>=2.2"
 fi
 "${PIP[@]}" -e ".[test]"
+# verl's agent loop for experiments/trainers/verl_agent_loop.py and its test. verl pins an older
+# transformers and pulls its whole training stack (vLLM, wandb ...); its agent-loop API imports with
+# s2r's stack plus these, so they come without dependencies (a real verl run uses verl's own env).
+if ! "$VENV/bin/python" -c 'import verl.experimental.agent_loop.agent_loop' >/dev/null 2>&1; then
+  "${PIP[@]}" --no-deps "verl==0.9.1" "tensordict==0.10.0" "pyvers>=0.1,<0.2" "omegaconf>=2.2,<2.4" \
+    "hydra-core==1.3.8" "antlr4-python3-runtime==4.9.3" "codetiming==1.4.0" 2>/dev/null
+fi
 
 can_apt() { [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; }
 # Best effort: install from the package lists as they are, else refresh them and retry.

@@ -121,6 +121,7 @@ class EnvServer:
         if not is_loopback(host) and not token:
             raise ValueError(f"refusing to serve on {host} without a token: beyond loopback every "
                              "request must carry one (--token, or S2R_ENV_TOKEN)")
+        self._own_pool = pool is None  # a pool made here is closed here; a lent one stays its owner's
         if pool is None:
             from sim.pool import SimPool
 
@@ -164,11 +165,16 @@ class EnvServer:
         return self._thread is not None and self._thread.is_alive()
 
     def stop(self) -> None:
+        """Stop serving (open sessions end: their clients get ``HostLost``) and close the pages if
+        this server made them."""
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:
             self._thread.join(timeout=15)
             self._thread = None
+        if self._own_pool:
+            pool, self._own_pool = self.store.pool, False
+            pool.rt.run(pool.close())
 
     def __enter__(self) -> "EnvServer":
         return self.start()
