@@ -81,11 +81,15 @@ def hosts(
 
     from s2r.envserver.cluster import cluster_servers
 
+    import ray
+
     try:
         servers = cluster_servers(ray_address)
     except Exception as e:  # noqa: BLE001 - no cluster there
         typer.echo(f"error: could not reach the cluster at {ray_address}: {e}", err=True)
         raise typer.Exit(2) from None
+    finally:  # before printing: Ray's own news (a node that died) must not run into the output
+        ray.shutdown()
     for s in servers:
         if not show_tokens:
             s["token"] = "(set)" if s.get("token") else None
