@@ -226,6 +226,17 @@ class DeviceEnv:
         assert self.episode is not None
         return self.episode.reset(setup, self.observe)
 
+    def set_recording(self, video: bool) -> bool:
+        """Record the screen of the episodes from the next reset on (``screenrecord``) or not;
+        returns the previous setting."""
+        prev, self.options.record_video = self.options.record_video, video
+        return prev
+
+    def save_episode_media(self, dest: Path, fault: str | None = None) -> dict[str, Any]:
+        """The episode's video (stopped, pulled into ``dest``, removed from the phone) and, after a
+        fault, its log span: :meth:`device.episode.EpisodeManager.save_media`."""
+        return self.episode.save_media(Path(dest), fault) if self.episode is not None else {}
+
     def set_screenshots(self, on: bool) -> bool:
         """Capture the screen with each observation or not (elements are read either way);
         returns the previous setting."""
@@ -243,6 +254,8 @@ class DeviceEnv:
         assert self.probe is not None
         obs, meta, settled_xml = self.view.look(settle)
         self.probe.seen(obs, settled_xml)
+        if self.episode is not None:
+            self.episode.logs.saw(obs.foreground.package)  # an app the episode drove: its log lines count
         return obs, meta
 
     def step(self, action: Action) -> tuple[Observation, StepInfo]:
@@ -284,7 +297,11 @@ class DeviceEnv:
             lost = not self.shell.alive()
             info.error = f"{type(e).__name__}: {e}"[:500]
             info.error_kind = "infra" if lost else "bridge"
+            if not lost and self.episode is not None:
+                self.episode.logs.fault(info.error)
             return self.view.last_obs or self.view.blank(), info
+        if info.error_kind == "bridge" and self.episode is not None:
+            self.episode.logs.fault(info.error or "bridge")
         if action.type in ("complete", "abort", "answer"):
             info.done = True
         return obs, info

@@ -14,21 +14,29 @@ since (``ReadAhead.writes`` counts every command not known to be a read).
 
 **Teardown** confirms every delete by querying again; rows it could not remove are counted by
 the session and their tag swept again at close (:meth:`device.session.PhoneSession.note_left`).
+
+**What the episode leaves for its trace** (:meth:`EpisodeManager.save_media`): with
+``options.record_video`` the screen is recorded from the start screen on (:mod:`device.recorder`),
+and the phone's clock at reset and the apps the episode showed are noted so that a fault's log can
+be cut to the episode (:mod:`device.logcapture`).
 """
 
 from __future__ import annotations
 
 import logging
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Callable
 
 from actionmap.observation import Observation
 from actionmap.patch import StatePatch
 from actionmap.worldstate import WorldState
-from device.adbshell import Shell
+from device.adbshell import DeviceCommandError, DeviceLost, Shell
 from device.input import InputDriver
+from device.logcapture import LogCapture
 from device.options import DeviceOptions
 from device.readers import StateReader
+from device.recorder import Recording, ScreenRecorder
 from device.screen import ScreenView
 from device.session import PhoneSession
 from device.uiprobe import ScreenProbe
@@ -72,6 +80,12 @@ class EpisodeManager:
         #: whatever reset did after it, since the probe must not run again on the start screen)
         self._state_cache_writes: int | None = None
         self._alarms_read: list[Any] | None = None  # alarms as read since the last action
+        # the episode's video and log span use the plain shell: neither is a write the start state cares about
+        plain = getattr(shell, "shell", shell)
+        self.logs = LogCapture(plain)
+        self.recorder = ScreenRecorder(plain, segment_s=options.video_segment_s, bit_rate=options.video_bit_rate)
+        self.recording: Recording | None = None
+        self.video_note: str | None = None  # why this phone records no video
 
     def undo_stale(self) -> None:
         """Undo a setup an earlier run left on this phone (its journal is on disk)."""
@@ -92,12 +106,14 @@ class EpisodeManager:
         inp, reader, writer, pf = self.input, self.reader, self.writer, self.session.pf
         assert pf is not None
         self.probe.forget()  # the last episode's screen is not this one's
+        self._drop_recording()
         if isinstance(setup, str):
             raise ValueError("a device cannot restore a full sim state; pass a task instance or a StatePatch")
         # apps the last episode left mid-way (an alarm expanded, an editor open) go back to their
         # root screen first: teardown and the alarm probe read those apps' screens
         self.probe.refresh_apps()
         self.teardown()
+        self.logs.begin()  # the phone's clock now: where this episode's log span starts
         if hasattr(setup, "goals") and not pf.virtual:
             reason = refusal_reason(setup, self.options.test_recipient)
             if reason:
@@ -144,6 +160,8 @@ class EpisodeManager:
                 self._state_cache_writes = self.shell.writes
                 state = ex.submit(reader.read)
             obs = observe()
+            if self.options.record_video:
+                self._start_video()  # after setup, on the start screen, before the first step
             if marks is not None:
                 marks.result()
             if state is not None:
@@ -166,9 +184,60 @@ class EpisodeManager:
         self._alarms_read = list(ws.alarms) if ws.alarms is not None else None
         return ws
 
+    # ------------------------------------------------------------------ video and logs
+    def _start_video(self) -> None:
+        why = self.recorder.unavailable()
+        if why is None:
+            try:
+                self.recording = self.recorder.start()
+            except (DeviceLost, DeviceCommandError) as e:
+                why = f"screenrecord did not start: {e}"[:300]
+        self.video_note = why
+
+    def _drop_recording(self) -> None:
+        """A recording nobody saved (the episode ended elsewhere): stopped and removed."""
+        rec, self.recording = self.recording, None
+        if rec is not None:
+            try:
+                left = rec.abandon()
+                if left:
+                    log.warning("%s: recordings left on the phone: %s", self.shell.serial, left)
+            except (DeviceLost, DeviceCommandError) as e:
+                log.warning("%s: could not remove a recording: %s", self.shell.serial, e)
+
+    def save_media(self, dest: Path, fault: str | None = None) -> dict[str, Any]:
+        """Stop the episode's recording, pull it into ``dest`` (``video.mp4``), remove it from the
+        phone and list again; and, when the episode had a fault (``fault``, or a bridge fault a
+        step reported), save its span of the phone's log (``logcat.txt``). Each happens once per
+        episode. Returns what the record says: ``video`` (or why there is none) and ``logcat``."""
+        out: dict[str, Any] = {}
+        rec, self.recording = self.recording, None
+        plain = self.logs.shell
+        if (rec is not None or fault) and not plain.alive():
+            plain.wait_state("device", timeout=10)  # a loose cable comes back; a lost phone does not
+        if rec is not None:
+            try:
+                rec.stop()
+                info = rec.pull(dest)
+            except (DeviceLost, DeviceCommandError, OSError) as e:
+                info = {"files": [], "error": f"the recording could not be saved: {e}"[:300]}
+            try:
+                left = rec.remove()
+            except (DeviceLost, DeviceCommandError) as e:
+                left = [f"not verified: {e}"[:200]]
+            info["left_on_phone"] = left
+            out["video"] = info
+        elif self.options.record_video and self.video_note:
+            out["video"] = {"files": [], "none": self.video_note}
+        logs = self.logs.save(dest, fault)
+        if logs is not None:
+            out["logcat"] = logs
+        return out
+
     # ------------------------------------------------------------------ teardown
     def teardown(self) -> None:
         """Undo the current episode's setup (and what the episode changed since its marks)."""
+        self._drop_recording()
         if self.journal is not None:
             alarms, self._alarms_read = self._alarms_read, None
             self.last_teardown = self.writer.teardown(self.journal, alarms_now=alarms)

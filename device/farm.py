@@ -11,6 +11,13 @@
   ``broken=True`` (an infrastructure error) is *quarantined* until the watcher sees it
   answer again, and then gets a fresh ``DeviceEnv`` (which cleans up after the episode it
   lost via the on-disk journal).
+* **Heat and battery**: between episodes (at release, and at lease when the last reading is
+  older than ``limits.fresh_s``) the farm reads one ``dumpsys battery``; a phone below
+  ``limits.min_battery`` % or above ``limits.max_temp`` °C is *paused* — its lease goes to nothing —
+  and the watcher reads it again every ``limits.recheck_s`` until it recovers past the hysteresis
+  margin (:mod:`device.farm_health` has the rule and why). Each pause and resume is a farm event,
+  with its reason and reading, kept in :attr:`DeviceFarm.health_log` and in the phone's closing
+  report (``phone_audit.json`` of a run). :meth:`DeviceFarm.health` is each phone's state now.
 * **Reconnects**: a TCP phone (``HOST:PORT``) that goes offline or disappears is
   re-``connect``-ed through the adb server; an offline USB phone gets the server's
   ``reconnect-offline`` (what ``adb reconnect offline`` sends) — never ``kill-server``, which
@@ -29,13 +36,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-__all__ = ["DeviceFarm", "FarmDevice", "FarmLease", "NoDeviceAvailable", "NoDevicesError", "is_tcp_serial",
+from .farm_health import HealthLimits, read_battery, verdict
+
+__all__ = ["DeviceFarm", "FarmDevice", "FarmLease", "HealthLimits", "NoDeviceAvailable", "NoDevicesError", "is_tcp_serial",
            "wait_for_devices", "STATE_FIXES"]
 
 log = logging.getLogger(__name__)
 _TCP = re.compile(r"^[\w.\-]+:\d{1,5}$")
 
-Status = Literal["idle", "busy", "quarantined", "gone"]
+Status = Literal["idle", "busy", "quarantined", "paused", "gone"]
 
 
 def is_tcp_serial(serial: str) -> bool:
@@ -56,6 +65,10 @@ class FarmDevice(BaseModel):
     failures: int = 0
     last_error: str | None = None
     since: float = Field(default_factory=time.time)
+    pause_reason: str | None = Field(None, description="Why the phone rests (heat, battery); None unless paused.")
+    battery: dict[str, Any] | None = Field(None, description="The last `dumpsys battery` (BatteryReading.summary).")
+    battery_at: float | None = Field(None, description="When it was read (time.time()).")
+    pauses: int = 0
 
 
 @dataclass
@@ -77,7 +90,8 @@ class DeviceFarm:
 
     def __init__(self, client: Any = None, *, serials: list[str] | None = None,
                  env_factory: Callable[[str], Any] | None = None, poll_s: float = 0.5,
-                 reconnect: bool = True, reconnect_every_s: float = 2.0):
+                 reconnect: bool = True, reconnect_every_s: float = 2.0, limits: HealthLimits | None = None):
+        """``limits``: the heat-and-battery rule (:class:`HealthLimits`; its defaults when None)."""
         from device.adb import client as default_client
 
         self.client = client or default_client()
@@ -94,6 +108,10 @@ class DeviceFarm:
         self._thread: threading.Thread | None = None
         self._last_reconnect: dict[str, float] = {}
         self.events: list[tuple[float, str, str]] = []
+        self.limits = limits or HealthLimits()
+        #: per phone, every pause and resume: {"t", "what": "paused"|"resumed", "reason", "battery"}
+        self.health_log: dict[str, list[dict[str, Any]]] = {}
+        self._checking: set[str] = set()
 
     @staticmethod
     def _default_env(serial: str) -> Any:
@@ -131,7 +149,13 @@ class DeviceFarm:
                                  if getattr(env, "pf", None) is not None and env.pf.capabilities is not None else None),
                 "apps": ({a: x.model_dump(mode="json") for a, x in env._apps.items()}
                          if getattr(env, "_apps", None) else None),
-                "audit_summary": audit.summary() if audit is not None else "no audit (not started or lost)"})
+                "audit_summary": audit.summary() if audit is not None else "no audit (not started or lost)",
+                "health": self._health_report(serial)})
+        reported = {r["serial"] for r in self.closing_reports}
+        for serial in sorted(set(self.health_log) - reported):  # paused before it ever ran an episode
+            self.closing_reports.append({"serial": serial, "left": [], "audit": None, "capabilities": None,
+                                         "apps": None, "audit_summary": "never leased",
+                                         "health": self._health_report(serial)})
 
     def __enter__(self) -> "DeviceFarm":
         return self.start()
@@ -166,13 +190,18 @@ class DeviceFarm:
                     self._cond.notify_all()
                 dev.adb_state = state
                 if state != "device":
-                    if dev.status == "idle":
+                    if dev.status in ("idle", "paused"):
                         dev.status, dev.since = "gone", time.time()
                         self._event(serial, f"left ({state or 'absent'})")
                     if self.reconnect:
                         self._maybe_reconnect(serial, state)
                 elif dev.status in ("gone", "quarantined"):
                     recover.append(serial)
+                elif dev.status == "paused" and serial not in self._checking \
+                        and time.time() - (dev.battery_at or 0.0) >= self.limits.recheck_s:
+                    self._checking.add(serial)
+                    threading.Thread(target=self._recheck, args=(serial,), daemon=True,
+                                     name=f"battery-{serial}").start()
         for serial in recover:
             self._try_recover(serial)
 
@@ -231,6 +260,7 @@ class DeviceFarm:
                 return
             if ok:
                 dev.status, dev.since = "idle", time.time()
+                dev.battery_at = None  # read afresh before its next episode
                 self._event(serial, "back in rotation")
                 self._cond.notify_all()
 
@@ -263,8 +293,19 @@ class DeviceFarm:
                 if idle:
                     dev = min(idle, key=lambda d: (d.leases, d.serial))
                     dev.status, dev.since = "busy", time.time()
-                    dev.leases += 1
-                    break
+                    stale = time.time() - (dev.battery_at or 0.0) >= self.limits.fresh_s
+                    if not (self.limits.enabled and stale):
+                        dev.leases += 1
+                        break
+                    self._cond.release()  # one `dumpsys battery` before it is handed out
+                    try:
+                        rests = not self._check(dev.serial, paused=False)
+                    finally:
+                        self._cond.acquire()
+                    if not rests and dev.status == "busy":
+                        dev.leases += 1
+                        break
+                    continue
                 left = deadline - time.monotonic()
                 if left <= 0 or self._stop.is_set():
                     states = {d.serial: d.status for d in self._devices.values()}
@@ -284,6 +325,79 @@ class DeviceFarm:
             return self.lease(max(1.0, deadline - time.monotonic()), exclude=(exclude or set()) | {dev.serial})
         return FarmLease(serial=dev.serial, env=env, farm=self, info=info)
 
+    # ------------------------------------------------------------------ heat and battery
+    def _check(self, serial: str, *, paused: bool, free: bool = True) -> bool:
+        """Read the phone's battery and apply the rule; True when it may work. A phone that must
+        rest is paused here (an event, a :attr:`health_log` entry); a paused one that recovered
+        goes back to idle when ``free`` (at release the caller decides)."""
+        reading = read_battery(self.client, serial)
+        reason = verdict(reading, self.limits, paused)
+        with self._cond:
+            dev = self._devices.get(serial)
+            if dev is None:
+                return reason is None
+            now = time.time()
+            dev.battery_at = now
+            if reading is not None:
+                dev.battery = reading.summary()
+            summary = dict(dev.battery or {}) if reading is not None else None
+            if reason is not None:
+                if dev.status != "paused":
+                    dev.status, dev.since, dev.pause_reason = "paused", now, reason
+                    dev.pauses += 1
+                    self._log_health(serial, "paused", reason, summary)
+                else:
+                    dev.pause_reason = reason
+            elif paused and dev.status == "paused":
+                why = f"recovered from {dev.pause_reason}"
+                dev.pause_reason = None
+                dev.status, dev.since = "idle", now
+                self._log_health(serial, "resumed", why, summary)
+                self._cond.notify_all()
+            elif free and dev.status == "paused":
+                dev.status, dev.pause_reason = "idle", None
+        return reason is None
+
+    def _log_health(self, serial: str, what: str, reason: str, battery: dict[str, Any] | None) -> None:
+        self.health_log.setdefault(serial, []).append({"t": time.time(), "what": what, "reason": reason,
+                                                       "battery": battery})
+        self._event(serial, f"{what}: {reason}")
+
+    def _recheck(self, serial: str) -> None:
+        try:
+            self._check(serial, paused=True)
+        finally:
+            with self._cond:
+                self._checking.discard(serial)
+
+    def _health_report(self, serial: str) -> dict[str, Any]:
+        dev = self._devices.get(serial)
+        return {"limits": self.limits.model_dump(mode="json"), "pauses": list(self.health_log.get(serial, [])),
+                "battery": dict(dev.battery) if dev is not None and dev.battery else None,
+                "battery_at": dev.battery_at if dev is not None else None}
+
+    def health(self) -> dict[str, dict[str, Any]]:
+        """Each phone's health now, for a farm page: ``state`` (``online``, ``paused``, ``quarantined``,
+        or the adb state of a phone out of reach: ``offline``, ``unauthorized`` … ``absent``), ``busy``,
+        ``reason`` (why it rests, or the error that quarantined it), ``battery`` (level %,
+        temperature_c, charging, plugged …, from the last reading; None before one), ``battery_at``,
+        ``since`` (when it entered its state), ``model``, ``leases``, ``pauses``, ``failures``."""
+        out: dict[str, dict[str, Any]] = {}
+        with self._cond:
+            for serial, d in sorted(self._devices.items()):
+                if d.status in ("idle", "busy"):
+                    state = "online"
+                elif d.status == "gone":
+                    state = d.adb_state or "absent"
+                else:
+                    state = d.status
+                reason = d.pause_reason if d.status == "paused" else d.last_error if d.status == "quarantined" else None
+                out[serial] = {"state": state, "busy": d.status == "busy", "reason": reason,
+                               "battery": dict(d.battery) if d.battery else None, "battery_at": d.battery_at,
+                               "since": d.since, "model": d.model, "leases": d.leases, "pauses": d.pauses,
+                               "failures": d.failures}
+        return out
+
     def release(self, serial: str, broken: bool = False, error: str | None = None) -> None:
         """Back into rotation after a health check; ``broken`` quarantines it until it recovers."""
         healthy = False
@@ -293,11 +407,16 @@ class DeviceFarm:
                 healthy = env.health() if env is not None else True
             except Exception:  # noqa: BLE001
                 healthy = False
+        rests = False
+        if healthy and not broken and self.limits.enabled:
+            rests = not self._check(serial, paused=False, free=False)
         with self._cond:
             dev = self._devices.get(serial)
             if dev is None:
                 return
-            if broken or not healthy:
+            if rests:
+                pass  # paused by _check: its lease goes to nothing until it recovers
+            elif broken or not healthy:
                 dev.status, dev.since = "quarantined", time.time()
                 dev.failures += 1
                 dev.last_error = error or ("infrastructure error" if broken else "health check failed")

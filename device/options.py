@@ -66,3 +66,9 @@ class DeviceOptions(BaseModel):
     wait_devices: float = Field(30.0, ge=0, description="Seconds to wait for a usable phone (--device all|SERIALS).")
     audit: bool = Field(True, description="Snapshot the phone at start and compare after close (device.audit): "
                                           "proves nothing s2r made is left and nothing of the phone's changed.")
+    record_video: bool = Field(False, description="Record each episode's screen with `screenrecord` (device.recorder): "
+                                                  "started after setup, pulled into the episode's trace, removed "
+                                                  "from the phone. A run sets it per episode (--record video).")
+    video_segment_s: int = Field(170, ge=1, le=180, description="Length of one screenrecord segment (its "
+                                                                "--time-limit); longer episodes chain segments.")
+    video_bit_rate: int = Field(4_000_000, ge=100_000, le=200_000_000, description="screenrecord --bit-rate.")

@@ -36,7 +36,8 @@ __all__ = ["DeviceBackends", "parse_device_spec", "parse_vdevice_knobs", "start_
 #: Knobs a ``vdevice:N:FLAVOR:KNOBS`` spec may set, and their types.
 SPEC_KNOBS: dict[str, type] = {"locked": bool, "locked_pin": str, "anonymous": bool, "timezone": str, "android": int,
                                "permissive": bool, "google_account": str, "profile": str, "timing": str,
-                               "screen_timeout": bool, "family": str}
+                               "screen_timeout": bool, "family": str,
+                               "battery_level": int, "battery_temp": int, "plugged": str, "screenrecord": str}
 
 
 def with_family(knobs: dict[str, Any]) -> dict[str, Any]:

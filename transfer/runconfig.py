@@ -33,3 +33,8 @@ class RunConfig(BaseModel):
     traces: bool = True
     trace_width: int = Field(270, ge=16)
     frames: Literal["auto", "all"] = "auto"
+    record: tuple[Literal["video"], ...] = ()
+
+    @property
+    def video(self) -> bool:
+        return "video" in self.record

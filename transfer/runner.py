@@ -27,6 +27,7 @@ from pydantic import BaseModel
 from actionmap.env import Env
 from actionmap.errors import (InfraError, PolicyServerDown, PolicyServerError, PolicyServerOutage,
                               SetupUnsupported, StateReadFailed)
+from device import farmstatus
 
 from .policies.base import BasePolicy
 from .policy_episode import run_episode
@@ -94,6 +95,7 @@ def run_with_retries(spec: EpisodeSpec, rundir: RunDir, lease: Callable[[Episode
         if stop is not None and stop.is_set():
             raise KeyboardInterrupt
         leased = lease(spec)
+        farmstatus.hold(leased.info, spec, rundir.path, attempt)  # for the farm page (s2r farm serve)
         broken = False
         try:
             policy = policy_of(spec)
@@ -114,6 +116,7 @@ def run_with_retries(spec: EpisodeSpec, rundir: RunDir, lease: Callable[[Episode
             last_err = str(e)
             moved_from = leased.info.get("serial") or leased.info.get("target")
         finally:
+            farmstatus.release(leased.info)
             leased.release(broken)
     return _not_played(spec, inst, max_attempts, moved_from, None, error=last_err[:500], error_kind="infra",
                        infra_source="phone" if spec.backend == "device" else "sim")
@@ -149,6 +152,7 @@ class LocalExecutor:
         ``config``: how episodes run (attempts, traces, the policy-outage stop); ``settings``:
         :class:`RunConfig` fields that replace its own (``max_attempts=1, traces=False``)."""
         self.lease, self.instance_of, self.policy_of = lease, instance_of, policy_of
+        farmstatus.watch(lease)  # the farm page shows its phones' farm states (paused, quarantined)
         self.workers, self.progress = workers, progress
         base = config or RunConfig()
         self.config = RunConfig.model_validate({**base.model_dump(), **settings}) if settings else base

@@ -28,7 +28,9 @@ class DeviceRunOptions(BaseModel):
     :mod:`device.virtual.families`), spread the same way; ``vdevice_permissive``: those phones accept every write like
     a rooted emulator (off: stock, unrooted phones); ``grant_appops``: setup may lift the
     WRITE_SMS app-op for the shell and restores it at close (implied for s2r's own virtual
-    phones, never assumed on a person's phone); ``wait_devices``: seconds to wait for a phone.
+    phones, never assumed on a person's phone); ``wait_devices``: seconds to wait for a phone;
+    ``min_battery`` (%) / ``max_temp`` (°C): the farm pauses a phone below / above them between
+    episodes until it recovers (0 turns a rule off; :mod:`device.farm_health`).
     """
 
     model_config = ConfigDict(extra="forbid")
@@ -37,9 +39,17 @@ class DeviceRunOptions(BaseModel):
     vdevice_permissive: bool = False
     grant_appops: bool = False
     wait_devices: float = Field(30.0, ge=0)
+    min_battery: float = Field(20.0, ge=0, le=100)
+    max_temp: float = Field(45.0, ge=0, le=100)
 
     def vdevice_knobs(self) -> dict[str, Any]:
         return {"permissive": True} if self.vdevice_permissive else {}
+
+    def health_limits(self) -> Any:
+        """The farm's heat-and-battery rule (:class:`device.farm_health.HealthLimits`)."""
+        from device.farm_health import HealthLimits
+
+        return HealthLimits(min_battery=self.min_battery, max_temp=self.max_temp)
 
 
 def parse_policies(items: list[str]) -> dict[str, str]:
@@ -128,6 +138,8 @@ class Session:
                 if type(e).__name__ == "NoDevicesError":
                     raise NoUsableDevices(str(e)) from e
                 raise
+            if hasattr(dev_b, "farm"):  # before the first lease: the thresholds of --min-battery/--max-temp
+                dev_b.farm.limits = dr.health_limits()
             targets += [("device", t) for t in dev_b.targets()]
         config = {"policies": pols, "split": split, "tasks": ids, "seeds": seeds, "repeats": repeats,
                   "backends": [t for t in targets], "flavor": flavor, "profile": profile, "device": device,

@@ -9,6 +9,7 @@ recognise.
 
 from ._common import ParseError, component_of, ms_to_local, normalize_text, resolve_tz
 from .alarm import AlarmClockEntry, AlarmDump, NextAlarmClock, parse_dumpsys_alarm
+from .battery import BatteryReading, parse_dumpsys_battery
 from .content import NO_RESULT, parse_content_rows
 from .detect import KINDS, detect_kind, parse_as, to_jsonable
 from .dumpsys import (ActivityInfo, DisplayState, FocusedWindow, InputDevice, InputInfo, PowerInfo, Viewport,
@@ -21,7 +22,7 @@ from .settings import parse_settings_get, parse_settings_list, settings_to_world
 from .wm import WmInfo, parse_wm, parse_wm_density, parse_wm_size
 
 __all__ = [
-    "KINDS", "NO_RESULT", "ActivityInfo", "AlarmClockEntry", "AlarmDump", "DisplayState", "FocusedWindow",
+    "KINDS", "NO_RESULT", "ActivityInfo", "BatteryReading", "parse_dumpsys_battery", "AlarmClockEntry", "AlarmDump", "DisplayState", "FocusedWindow",
     "Hierarchy", "InputDevice", "InputInfo", "NextAlarmClock", "ParseError", "PowerInfo", "Viewport", "WindowInfo",
     "WmInfo", "calls_from_rows", "component_of", "contacts_from_rows", "detect_kind", "device_info_from_props",
     "events_from_rows", "foreground_state", "is_blank_dump", "is_editable_class", "messages_from_rows",

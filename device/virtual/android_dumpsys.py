@@ -111,7 +111,8 @@ def dumpsys_power(s: SystemSnapshot) -> str:
     wake = "Awake" if s.screen_on else "Asleep"
     return ("POWER MANAGER (dumpsys power)\n\nPower Manager State:\n  Settings power_manager_constants:\n"
             "    no_cached_wake_locks=true\n  mDirty=0x0\n"
-            f"  mWakefulness={wake}\n  mWakefulnessChanging=false\n  mIsPowered=true\n  mPlugType=2\n"
+            f"  mWakefulness={wake}\n  mWakefulnessChanging=false\n"
+            f"  mIsPowered={'true' if s.plug_type else 'false'}\n  mPlugType={s.plug_type}\n"
             f"  mBatteryLevel={s.battery}\n  mBatteryLevelWhenDreamStarted=0\n  mDockState=0\n"
             f"  mStayOn={'true' if s.stay_on else 'false'}\n  mProximityPositive=false\n  mBootCompleted=true\n"
             "  mSystemReady=true\n  mHalAutoSuspendModeEnabled=false\n"
@@ -123,10 +124,91 @@ def dumpsys_power(s: SystemSnapshot) -> str:
 
 
 def dumpsys_battery(s: SystemSnapshot) -> str:
-    return ("Current Battery Service state:\n  AC powered: false\n  USB powered: true\n  Wireless powered: false\n"
-            "  Dock powered: false\n  Max charging current: 500000\n  Max charging voltage: 5000000\n"
-            f"  Charge counter: {s.battery * 43000}\n  status: 2\n  health: 2\n  present: true\n"
-            f"  level: {s.battery}\n  scale: 100\n  voltage: 4123\n  temperature: 285\n  technology: Li-ion\n")
+    """``dumpsys battery`` as BatteryService ``dumpInternal`` prints ``mHealthInfo``; the lines of
+    each release: ``Dock powered`` from 13 (health AIDL HealthInfo v1), ``Charging state`` from 14
+    (v2), ``Charging policy`` from 15; the ``UPDATES STOPPED`` line while the shell froze the values."""
+    b = s.battery_info or {}
+
+    def flag(k: str) -> str:
+        return "true" if b.get(k) else "false"
+
+    lines = ["Current Battery Service state:"]
+    if b.get("updates_stopped"):
+        lines.append("  (UPDATES STOPPED -- use 'reset' to restart)")
+    lines += [f"  AC powered: {flag('ac')}", f"  USB powered: {flag('usb')}", f"  Wireless powered: {flag('wireless')}"]
+    if s.android >= 13:
+        lines.append(f"  Dock powered: {flag('dock')}")
+    lines += [f"  Max charging current: {b.get('max_current', 0)}", f"  Max charging voltage: {b.get('max_voltage', 0)}",
+              f"  Charge counter: {b.get('counter', 0)}", f"  status: {b.get('status', 1)}",
+              f"  health: {b.get('health', 1)}", f"  present: {flag('present')}", f"  level: {b.get('level', s.battery)}",
+              "  scale: 100", f"  voltage: {b.get('voltage', 0)}", f"  temperature: {b.get('temp', 0)}",
+              f"  technology: {b.get('technology', 'Li-ion')}"]
+    if s.android >= 14:
+        lines.append(f"  Charging state: {b.get('charging_state', 0)}")
+    if s.android >= 15:
+        lines.append(f"  Charging policy: {b.get('charging_policy', 1)}")
+    return "\n".join(lines) + "\n"
+
+
+#: ``get``/``set`` keys of BatteryService's shell (``dumpHelp``) → mHealthInfo fields
+_BATTERY_KEYS = {"present": "present", "ac": "ac", "usb": "usb", "wireless": "wireless", "dock": "dock",
+                 "status": "status", "level": "level", "counter": "counter", "temp": "temp", "invalid": "invalid"}
+_BATTERY_HELP = ("Battery service (battery) commands:\n  help\n    Print this help text.\n"
+                 "  get [-f] [ac|usb|wireless|dock|status|level|temp|present|counter|invalid]\n"
+                 "  set [-f] [ac|usb|wireless|dock|status|level|temp|present|counter|invalid] <value>\n"
+                 "    Force a battery property value, freezing battery state.\n"
+                 "    -f: force a battery change broadcast be sent, prints new sequence.\n"
+                 "  unplug [-f]\n    Force battery unplugged, freezing battery state.\n"
+                 "    -f: force a battery change broadcast be sent, prints new sequence.\n"
+                 "  reset [-f]\n    Unfreeze battery state, returning to current hardware values.\n"
+                 "    -f: force a battery change broadcast be sent, prints new sequence.\n")
+
+
+def battery_shell(phone: "VirtualPhone", args: list[str]) -> str:
+    """``dumpsys battery ARGS`` with arguments: BatteryService's ``Shell`` (``onShellCommand``), which
+    the shell user may run — ``set``/``unplug``/``reset`` need DEVICE_POWER, held by com.android.shell
+    (:class:`device.virtual.phone_power.BatteryState` cites both). Through ``dump`` every answer,
+    errors included, goes to stdout and dumpsys exits 0, as on a phone; ``-f`` prints the new
+    broadcast sequence number."""
+    battery = phone.battery
+    cmd, rest = args[0], args[1:]
+    force = "-f" in rest
+    rest = [a for a in rest if not a.startswith("-")]
+    seq = f"{next(_SEQ)}\n" if force else ""
+    if cmd in ("help", "-h"):
+        return _BATTERY_HELP
+    if cmd == "unplug":
+        battery.unplug()
+    elif cmd == "reset":
+        battery.reset()
+    elif cmd == "get":
+        if not rest:
+            return "No property specified\n"
+        key = _BATTERY_KEYS.get(rest[0])
+        if key is None:
+            return f"Unknown get option: {rest[0]}\n"
+        value = battery.info()[key]
+        return (("true" if value else "false") if isinstance(value, bool) else str(value)) + "\n"
+    elif cmd == "set":
+        if not rest:
+            return "No property specified\n"
+        if len(rest) < 2:
+            return "No value specified\n"
+        key = _BATTERY_KEYS.get(rest[0])
+        if key is None:
+            return f"Unknown set option: {rest[0]}\n"
+        try:
+            value = int(rest[1])  # Integer.parseInt
+        except ValueError:
+            return f"Bad value: {rest[1]}\n"
+        battery.set(key, value)
+    else:
+        return f"Unknown command: {cmd}\n"
+    phone.battery_info()  # SystemUI redraws from ACTION_BATTERY_CHANGED
+    return seq
+
+
+_SEQ = iter(range(1, 1 << 31))
 
 
 def _epoch_ms(dt: datetime, zone: Any = None) -> int:
@@ -278,6 +360,9 @@ class SystemCommands:
             await ctx.out("Currently running services:\n" + "".join(f"  {s}\n" for s in _SERVICES))
             return 0
         service, rest = args[0], args[1:]
+        if service == "battery" and rest and rest[0] not in ("--proto", "--checkin"):
+            await ctx.out(await self.phone.acall(battery_shell, self.phone, rest))
+            return 0
         if service == "package":
             pkg = next((a for a in rest if not a.startswith("-")), None)
             if pkg is None:

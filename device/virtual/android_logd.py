@@ -9,8 +9,11 @@ what it does, and ``logcat``'s options, filters and formats.
   (ActivityMetricsLogger.java); ``am force-stop`` logs ``Force stopping …``
   (ActivityManagerService.java ``forceStopPackageLocked``). Those are ``Slog`` calls, so they
   land in the *system* buffer, as on a phone.
-* :func:`logcat_main` — system/logging/logcat/logcat.cpp: ``-d``, ``-c``, ``-t/-T N``, ``-m N``,
-  ``-b``, ``-v FORMAT``, ``-s``, ``-e``, ``--pid``, filter specs; lines are formatted like
+* :func:`logcat_main` — system/logging/logcat/logcat.cpp: ``-d``, ``-c``, ``-t/-T N``, ``-t/-T
+  TIME`` (``MM-DD hh:mm:ss.mmm``, ``YYYY-MM-DD hh:mm:ss.mmm`` or ``sssss.mmm``, read as logcat's
+  ``parseTime`` reads them: :mod:`.android_logtime`; the lines logged at or after that time, as
+  logd's reader starts at the first entry whose time is not before it), ``-m N``, ``-b``,
+  ``-v FORMAT``, ``-s``, ``-e``, ``--pid``, filter specs; lines are formatted like
   liblog/logprint.cpp ``android_log_formatLogLine``; without ``-d`` it streams until the host
   closes the stream.
 
@@ -33,6 +36,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Iterable
 
+from .android_logtime import parse_tail
 from .sh_io import CommandContext, CommandHandler
 
 if TYPE_CHECKING:
@@ -284,6 +288,8 @@ class LogcatArgs:
     dump: bool = False
     clear: bool = False
     tail: int = 0
+    since: datetime | None = None  # -t/-T TIME: lines logged at or after this (the phone's local time)
+    got_t: bool = False  # -t was given (it may not go with -m)
     max_count: int = 0
     buffers: tuple[str, ...] = ()
     fmt: str = "threadtime"
@@ -293,11 +299,17 @@ class LogcatArgs:
     dividers: bool = False
     rules: list[tuple[str, int]] = dataclasses.field(default_factory=list)
     default_priority: int = PRIORITY["V"]
+    #: what -t/-T TIME is read against: the phone's clock, and epoch seconds → its local time
+    now: datetime = dataclasses.field(default_factory=datetime.now)
+    epoch_to_local: Any = datetime.fromtimestamp
+    #: the WARNING lines logcat prints on stderr while it reads its options
+    warnings: list[str] = dataclasses.field(default_factory=list)
 
 
-def _parse_logcat(argv: list[str], env: dict[str, str]) -> LogcatArgs:
-    """getopt_long(":cdDhLt:T:gG:sQf:r:n:v:b:BSpP:m:e:") as logcat.cpp does it."""
-    a = LogcatArgs()
+def _parse_logcat(argv: list[str], env: dict[str, str], a: LogcatArgs | None = None) -> LogcatArgs:
+    """getopt_long(":cdDhLt:T:gG:sQf:r:n:v:b:BSpP:m:e:") as logcat.cpp does it (into ``a``, whose
+    warnings stand even when a later option is an error)."""
+    a = a if a is not None else LogcatArgs()
     buffers: list[str] = []
     filters: list[str] = []
     i = 0
@@ -348,7 +360,7 @@ def _parse_logcat(argv: list[str], env: dict[str, str]) -> LogcatArgs:
                 _apply_opt(a, opt, "", buffers)
             continue
         filters.append(arg)
-    if a.max_count and a.tail and a.dump:
+    if a.max_count and a.got_t:
         raise _LogcatError("Cannot use -m (--max-count) and -t together.")
     a.buffers = tuple(b for b in LOG_IDS if b in buffers) or ("main", "system", "crash", "kernel")
     specs = filters or env.get("ANDROID_LOG_TAGS", "").split()
@@ -375,10 +387,17 @@ def _apply_opt(a: LogcatArgs, opt: str, value: str, buffers: list[str]) -> None:
     elif opt == "s":
         a.default_priority = PRIORITY["S"]
     elif opt in "tT":
-        a.dump = a.dump or opt == "t"
-        if not value.isdigit():
+        if opt == "t":
+            a.dump = a.got_t = True
+        tail = parse_tail(opt, value, a.now, a.epoch_to_local)
+        if tail is None:
             raise _LogcatError(f"-{opt} '{value}' not in time format.")
-        a.tail = max(1, int(value))
+        if tail.warning:
+            a.warnings.append(tail.warning)
+        if tail.since is not None:
+            a.since = tail.since  # a time wins over any count (android_logger_list_alloc_time)
+        else:
+            a.tail = tail.lines
     elif opt == "m":
         if not value.isdigit() or int(value) < 1:
             raise _LogcatError(f"-m '{value}' isn't an integer greater than zero.")
@@ -487,18 +506,23 @@ class _Printer:
 
 async def logcat_main(phone: "VirtualPhone", ctx: CommandContext) -> int:
     """``logcat`` as system/logging/logcat/logcat.cpp runs it for the shell user."""
+    a = LogcatArgs(now=phone.now(), epoch_to_local=phone.epoch_to_local)
     try:
-        a = _parse_logcat(list(ctx.args), ctx.env)
+        _parse_logcat(list(ctx.args), ctx.env, a)
     except _LogcatError as exc:
-        await ctx.err(f"logcat: {exc}\n")
+        await ctx.err("".join(a.warnings) + f"logcat: {exc}\n")
         return 1
+    if a.warnings:
+        await ctx.err("".join(a.warnings))
     log = logd_of(phone)
     if a.clear:
         log.clear(a.buffers)
         return 0
     printer = _Printer(a, ctx)
     backlog = [e for e in log.entries() if e.buffer in a.buffers and (not a.pid or e.pid == a.pid)]
-    if a.tail:
+    if a.since is not None:
+        backlog = [e for e in backlog if e.when >= a.since]
+    elif a.tail:
         backlog = backlog[-a.tail:]
     last = log.entries()[-1].seq if log.entries() else 0
     await printer.emit(backlog)

@@ -8,6 +8,14 @@ and *showed*; they share the phone's clock and render path, and neither needs th
   ``--verbose`` lines and exit codes follow the tool; frames come from the same render as
   ``screencap``. The file is an MP4 (MPEG-4 Part 2 video: the AVC encoder of the phone is the one
   thing the host's OpenCV cannot provide), which players and ``cv2.VideoCapture`` read back.
+  The ``screenrecord`` knob (:class:`~device.virtual.knobs.PhoneKnobs`) models phones that cannot
+  record: ``missing`` — no binary, so the shell's own ``inaccessible or not found`` and status 127
+  (the command is not installed at all; switched on a running phone, its runs answer the same);
+  ``no_avc`` — ``MediaCodec::CreateByType("video/avc", encoder)`` fails, so ``prepareEncoder``
+  prints ``ERROR: unable to create video/avc codec instance`` (again after the 720p retry when no
+  ``--size`` was given), the file ``main()`` created stays empty, and the status is 0.
+* background jobs (``screenrecord FILE &``) are processes of the phone: ``ps -A``, ``pidof`` and
+  ``kill`` see them (:func:`~device.virtual.processes.track_jobs`, applied to every command here).
 * ``exec`` — the ``sh`` builtin; ``adb logcat`` runs ``export ANDROID_LOG_TAGS="…"; exec logcat …``.
 """
 
@@ -214,6 +222,9 @@ class ScreenRecord:
         self.phone = phone
 
     async def __call__(self, ctx: CommandContext) -> int:
+        if self.phone.knobs.screenrecord == "missing":  # the knob switched on a running phone
+            await ctx.err(f"{ctx.shell.shell_name}: {ctx.argv[0]}: inaccessible or not found\n")
+            return 127
         android = self.phone.knobs.android
         try:
             opts, notes = parse_screenrecord(list(ctx.args), android)
@@ -243,7 +254,7 @@ class ScreenRecord:
                               "layerStack=0\n")
             await ctx.out(f"Configuring recorder for {video[0]}x{video[1]} video/avc at "
                           f"{opts.bit_rate / 1_000_000:.2f}Mbps\n")
-        if opts.output_format != "mp4":
+        if opts.output_format != "mp4" or self.phone.knobs.screenrecord == "no_avc":
             return await self._no_avc(ctx, opts, video)
         ow, oh, ox, oy = _content_area(video, display)
         if opts.verbose:
@@ -260,9 +271,10 @@ class ScreenRecord:
         return 0
 
     async def _no_avc(self, ctx: CommandContext, opts: RecordOptions, video: tuple[int, int]) -> int:
-        """Raw H.264 (and the other encoder paths) need the AVC encoder this phone lacks: the
-        tool's own failure path (prepareEncoder, then the 720p retry).  recordScreen() returns
-        UNKNOWN_ERROR (INT32_MIN), which the shell sees as exit status 0."""
+        """Raw H.264 (and the other encoder paths; every path on a ``no_avc`` phone) need the AVC
+        encoder this phone lacks: the tool's own failure path (prepareEncoder, then the 720p
+        retry).  recordScreen() returns UNKNOWN_ERROR (INT32_MIN), which the shell sees as exit
+        status 0; an MP4's file, created by main() before recording, is left empty."""
         await ctx.err(_AVC_ERROR)
         if opts.size is None:
             fallback = (720, 1280) if video[0] < video[1] else (1280, 720)
@@ -387,8 +399,15 @@ class _FrameSink:
 
 # ============================================================================ registration
 def media_commands(phone: "VirtualPhone", commands: dict[str, CommandHandler]) -> dict[str, CommandHandler]:
-    """``screenrecord``, ``exec`` and the logging ``am`` for :class:`~device.virtual.android.AndroidBackend`."""
-    table: dict[str, CommandHandler] = {"screenrecord": ScreenRecord(phone), "exec": cmd_exec}
+    """``screenrecord`` (unless the phone has none), ``exec`` and the logging ``am`` for
+    :class:`~device.virtual.android.AndroidBackend` — and ``commands`` with them, each one
+    entering a background job it runs in the phone's process table (``ps``, ``pidof``, ``kill``)."""
+    from .processes import track_jobs
+
+    table: dict[str, CommandHandler] = dict(commands)
+    table["exec"] = cmd_exec
+    if phone.knobs.screenrecord != "missing":
+        table["screenrecord"] = ScreenRecord(phone)
     if "am" in commands:
         table["am"] = _wrap_am(phone, commands["am"])
-    return table
+    return track_jobs(phone, table)

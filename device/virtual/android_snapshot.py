@@ -71,6 +71,15 @@ class SystemSnapshot:
     zone: Any = None
     #: the phone's app family (device.virtual.families): its launcher, its apps' packages
     family: Any = AOSP
+    #: BatteryService's mHealthInfo (VirtualPhone.battery_info): level, temp (tenths of °C), chargers,
+    #: status …, and ``updates_stopped`` after the shell's ``dumpsys battery set``
+    battery_info: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def plug_type(self) -> int:
+        """``mPlugType``: the bits of the chargers online (AC 1, USB 2, wireless 4, dock 8)."""
+        b = self.battery_info
+        return sum(bit for k, bit in (("ac", 1), ("usb", 2), ("wireless", 4), ("dock", 8)) if b.get(k))
 
     def main(self, pkg: str) -> str | None:
         """The launcher activity of one of the family's apps, fully qualified (None: not one)."""
@@ -123,13 +132,15 @@ def take_snapshot(phone: "VirtualPhone") -> SystemSnapshot:
     except Exception:  # noqa: BLE001
         stay = False
     recent = [packages[a] for a in overlays.get("recent_apps", []) if a in packages]
+    battery = phone.battery_info() if hasattr(phone, "battery_info") else {}
     return SystemSnapshot(
         now=phone.now(), physical=phone.physical_size, size=(W, H), physical_density=phone.profile.density,
         density=phone.density, rotation=phone.rotation, screen_on=phone.screen_on, package=pkg, activity=act,
         overlays=overlays, keyboard=keyboard, ime_frame=ime, status_h=round(28 * dpr * sy),
-        nav_h=round((16 if gesture else 48) * dpr * sy), battery=int(data["sys"].get("battery", 87)),
+        nav_h=round((16 if gesture else 48) * dpr * sy),
+        battery=int(battery.get("level", data["sys"].get("battery", 87))),
         alarms=list(world.get("alarms") or []), timers=list(world.get("timers") or []),
         current_ime=phone.packages.current_ime(), brightness=int(world["settings"].get("brightness") or 128),
         stay_on=stay, gesture_nav=gesture, recent_apps=recent, android=phone.knobs.android,
         keyguard=phone.keyguard_state() if hasattr(phone, "keyguard_state") else {},
-        zone=getattr(phone, "zone", None), family=phone.family)
+        zone=getattr(phone, "zone", None), family=phone.family, battery_info=battery)

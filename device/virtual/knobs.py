@@ -67,6 +67,20 @@ Defaults, and why:
   (packages/apps/DocumentsUI ``PreBootReceiver.java``: "Do not allow LauncherActivity to be
   enabled for S+"), and "Files" on the home screen is Files by Google; DocumentsUI's exported
   ``FilesActivity`` still starts by its component.
+* ``battery_level=87``, ``battery_temp=285``, ``plugged="usb"`` — the battery as the health HAL
+  reports it: 87 % (the sim's status bar default), 28.5 °C (a phone idling on a desk; BatteryService
+  prints tenths of °C), on a USB port (a phone attached for adb is USB-powered). They change while the
+  phone runs through ``VirtualPhone.set_battery`` (the phone heats up, the cable is pulled), and the
+  shell overrides them as on any phone: ``dumpsys battery set temp 470`` / ``set level 15`` /
+  ``unplug`` / ``reset`` (:class:`device.virtual.phone_power.BatteryState`).
+* ``screenrecord="ok"`` — the phone records its screen (frameworks/av ``cmds/screenrecord``, on
+  every stock build). ``missing``: a system image without the binary — the shell answers
+  ``/system/bin/sh: screenrecord: inaccessible or not found``, status 127 (external/mksh exec.c's
+  message for a command it cannot find). ``no_avc``: one whose AVC encoder cannot be created —
+  screenrecord.cpp ``prepareEncoder`` prints ``ERROR: unable to create video/avc codec instance``
+  (and, without ``--size``, retries at 720p and prints it again), leaves the empty file ``main()``
+  created before recording, and exits 0 (``recordScreen`` returns ``UNKNOWN_ERROR``, INT32_MIN, whose low byte
+  is the exit status).
 * ``timing="fast"`` — what a capture or a command *costs* on the phone. ``fast`` (the default,
   and what the tests use) adds nothing: a dump takes what rendering the sim takes (~17 ms), a
   screencap a few tens of ms. ``realistic`` sets the cost knobs below from published figures
@@ -200,6 +214,13 @@ class PhoneKnobs(BaseModel):
         ``input_latency_ms`` (``30``) — delay before each input event lands. ``touch_jitter_px``
         (``0``) — touches land up to ±N px off target. ``flaky`` (off) — drop the adb connection
         every N streams or with a probability (:class:`FlakyTransport`).
+    Battery
+        ``battery_level`` (``87``, %), ``battery_temp`` (``285``, tenths of °C), ``plugged`` (``"usb"``;
+        ``ac``, ``wireless``, ``dock``, ``none``) — the health HAL's values at boot; changed at runtime
+        by ``VirtualPhone.set_battery`` and overridden by the shell's ``dumpsys battery set``.
+    Screen recording
+        ``screenrecord`` (``"ok"``; ``"missing"``: no binary, status 127; ``"no_avc"``: no AVC
+        encoder — an error, an empty file, status 0).
     Costs (what the phone's work takes; all ``0`` under ``timing="fast"``, the default)
         ``timing`` (``"fast"``; ``"realistic"``: a mid-range phone's figures,
         :data:`TIMING_PRESETS`) fills ``dump_ms``/``dump_node_ms`` (a uiautomator2 dump),
@@ -260,6 +281,15 @@ class PhoneKnobs(BaseModel):
                                                    "DocumentsUI on Android 12+, whose 'Files' icon is Files by "
                                                    "Google): resolve-activity -c LAUNCHER finds nothing; the "
                                                    "app's own activities still start.")
+
+    battery_level: int = Field(87, ge=0, le=100, description="Battery charge at boot, % (BatteryService level).")
+    battery_temp: int = Field(285, ge=-400, le=1000, description="Battery temperature at boot, tenths of °C "
+                                                                 "(what `dumpsys battery` prints: 285 = 28.5 °C).")
+    plugged: Literal["usb", "ac", "wireless", "dock", "none"] = Field(
+        "usb", description="The charger at boot: usb (a phone attached for adb), ac, wireless, dock or none.")
+    screenrecord: Literal["ok", "missing", "no_avc"] = Field(
+        "ok", description="The screen recorder: ok, missing (no binary: 'inaccessible or not found', 127) or "
+                          "no_avc (no AVC encoder: 'unable to create video/avc codec instance', an empty file).")
 
     @model_validator(mode="before")
     @classmethod

@@ -41,6 +41,9 @@ so the loop keeps serving other streams. Coordinates are device pixels of the cu
                                         showing, secure, bouncer; ``wm dismiss-keyguard``
 ``zone`` / ``local_to_epoch(t)`` / ``epoch_to_local(ts)``  the phone's time zone (knob ``timezone``):
                                         the world's times are its wall times, providers store UTC
+``battery_info()`` / ``set_battery(level=, temp=, plugged=)``  the battery's "hardware" (knobs
+                                        ``battery_level``, ``battery_temp``, ``plugged``): the phone heats
+                                        up, the cable is pulled; ``dumpsys battery`` reports it
 ``foreground() -> (package, activity)``  focused app, fully qualified activity
 ``keyboard_visible() -> bool``          the soft keyboard is up
 ``info() -> dict``                      identity, display, knobs, foreground (JSON-ready)

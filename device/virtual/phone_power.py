@@ -1,5 +1,6 @@
 """The virtual phone's power and keyguard state: screen on/off and its timeout, the lock
-screen, the PIN bouncer and dismissing it, as frameworks/base's policy has it (cited below).
+screen, the PIN bouncer and dismissing it, as frameworks/base's policy has it (cited below), and
+its battery — charge, temperature, charger — as BatteryService reports and the shell overrides it.
 
 Why its own module: what the keyguard *shows* is :mod:`.keyguard`; when it shows, what a touch or
 key does to it and when the screen sleeps is this state machine, advanced lazily whenever anyone
@@ -8,16 +9,158 @@ looks; a mixin of :class:`~device.virtual.phone.VirtualPhone`.
 
 from __future__ import annotations
 
+import threading
 import time
 from datetime import datetime
 from typing import Any
 
 from .phone_part import PhonePart
 
-__all__ = ["PhonePower"]
+__all__ = ["PLUG_BITS", "BatteryState", "PhoneBattery", "PhonePower"]
 
 
-class PhonePower(PhonePart):
+# ---------------------------------------------------------------------- battery
+#: ``BatteryManager`` constants (frameworks/base core/java/android/os/BatteryManager.java).
+BATTERY_STATUS_CHARGING, BATTERY_STATUS_DISCHARGING, BATTERY_STATUS_FULL = 2, 3, 5
+BATTERY_HEALTH_GOOD = 2
+#: plug type bits (``BATTERY_PLUGGED_AC`` 1, ``_USB`` 2, ``_WIRELESS`` 4, ``_DOCK`` 8) by charger name
+PLUG_BITS: dict[str, int] = {"ac": 1, "usb": 2, "wireless": 4, "dock": 8}
+#: what a charger offers (µA, µV): ``Max charging current`` / ``voltage`` as the health HAL reports them
+_CHARGER_MAX: dict[str, tuple[int, int]] = {"ac": (3_000_000, 9_000_000), "usb": (500_000, 5_000_000),
+                                            "wireless": (1_000_000, 9_000_000), "dock": (1_500_000, 5_000_000),
+                                            "none": (0, 0)}
+_CAPACITY_UAH = 4_300_000  # a 4300 mAh cell: Charge counter = level % of it
+
+
+class BatteryState:
+    """BatteryService of one virtual phone: the health HAL's values and the shell's frozen copy.
+
+    The *hardware* values (``level``, ``temp`` in tenths of °C, the ``plugged`` charger) are the
+    knobs ``battery_level``, ``battery_temp`` and ``plugged``, changed at runtime by
+    :meth:`PhonePower.set_battery` (the phone heats up, the cable is pulled). The shell's
+    ``dumpsys battery set|unplug|reset`` work as in frameworks/base
+    ``services/core/java/com/android/server/BatteryService.java`` ``onShellCommand``: the first
+    ``set``/``unplug`` copies the HAL's values and *freezes* them (``mUpdatesStopped``; the dump
+    then says ``(UPDATES STOPPED -- use 'reset' to restart)``), later hardware changes stay hidden,
+    and ``reset`` returns to the hardware's current values. The shell user may: both need
+    ``android.permission.DEVICE_POWER`` and the dump ``android.permission.DUMP``, and
+    frameworks/base ``packages/Shell/AndroidManifest.xml`` grants ``com.android.shell`` both.
+    Not modelled: the power-off above ``config_shutdownBatteryTemperature`` (68.0 °C,
+    ``shutdownIfOverTempLocked``) — a value that high leaves this phone running.
+    """
+
+    FIELDS = ("present", "ac", "usb", "wireless", "dock", "status", "level", "counter", "temp", "invalid")
+
+    def __init__(self, level: int, temp: int, plugged: str) -> None:
+        self.hw_level, self.hw_temp, self.hw_plugged = int(level), int(temp), plugged
+        self.frozen: dict[str, Any] | None = None  # mHealthInfo while mUpdatesStopped
+        self.lock = threading.Lock()
+
+    def hardware(self) -> dict[str, Any]:
+        """What the health HAL reports now (``mLastHealthInfo``)."""
+        plugged = self.hw_plugged
+        level = max(0, min(100, self.hw_level))
+        if plugged == "none":
+            status = BATTERY_STATUS_DISCHARGING
+        else:
+            status = BATTERY_STATUS_FULL if level >= 100 else BATTERY_STATUS_CHARGING
+        cur, volt = _CHARGER_MAX.get(plugged, (0, 0))
+        return {"present": True, "ac": plugged == "ac", "usb": plugged == "usb", "wireless": plugged == "wireless",
+                "dock": plugged == "dock", "max_current": cur, "max_voltage": volt,
+                "counter": _CAPACITY_UAH * level // 100, "status": status, "health": BATTERY_HEALTH_GOOD,
+                "level": level, "voltage": 3500 + 7 * level, "temp": self.hw_temp, "technology": "Li-ion",
+                "charging_state": 0, "charging_policy": 1, "invalid": 0}
+
+    def info(self) -> dict[str, Any]:
+        """``mHealthInfo``: the frozen copy while updates are stopped, else the hardware's."""
+        with self.lock:
+            return dict(self.frozen) if self.frozen is not None else self.hardware()
+
+    @property
+    def updates_stopped(self) -> bool:
+        return self.frozen is not None
+
+    def plug_type(self) -> int:
+        """``mPlugType`` bits of the chargers online now (0: on battery)."""
+        i = self.info()
+        return sum(bit for name, bit in PLUG_BITS.items() if i.get(name))
+
+    def set(self, key: str, value: int) -> None:
+        """``dumpsys battery set KEY VALUE``: copy the hardware's values once, then change one."""
+        with self.lock:
+            if self.frozen is None:
+                self.frozen = self.hardware()
+            self.frozen[key] = bool(value) if key in ("present", "ac", "usb", "wireless", "dock") else int(value)
+
+    def unplug(self) -> None:
+        """``dumpsys battery unplug``: every charger offline (the status stays what it was)."""
+        with self.lock:
+            if self.frozen is None:
+                self.frozen = self.hardware()
+            self.frozen.update(ac=False, usb=False, wireless=False, dock=False)
+
+    def reset(self) -> None:
+        """``dumpsys battery reset``: back to the hardware's current values."""
+        with self.lock:
+            self.frozen = None
+
+
+class PhoneBattery(PhonePart):
+    """The battery part of :class:`~device.virtual.phone.VirtualPhone` (see :class:`BatteryState`).
+
+    The status bar and Settings show the sim's ``sys.battery``; it follows the level BatteryService
+    reports (SystemUI draws what ``ACTION_BATTERY_CHANGED`` carries, a ``set level`` included)."""
+
+    @property
+    def battery(self) -> BatteryState:
+        from .phone_part import attached
+
+        def make() -> BatteryState:
+            return BatteryState(self.knobs.battery_level, self.knobs.battery_temp, self.knobs.plugged)
+
+        return attached(self, "_battery_state", make)
+
+    def battery_info(self) -> dict[str, Any]:
+        """BatteryService's ``mHealthInfo`` now, and whether the shell froze it (``updates_stopped``)."""
+        b = self.battery
+        self._battery_to_screen(b)
+        return {**b.info(), "updates_stopped": b.updates_stopped}
+
+    def set_battery(self, *, level: int | None = None, temp: int | None = None, plugged: str | None = None) -> None:
+        """The *hardware* changes while the phone runs: the cell's charge (``level`` %), its
+        temperature (``temp``, tenths of °C as BatteryService prints it) or the charger
+        (``plugged``: ``usb``, ``ac``, ``wireless``, ``dock`` or ``none``). What ``dumpsys battery``
+        shows follows at once, unless the shell froze it with ``dumpsys battery set``."""
+        b = self.battery
+        with b.lock:
+            if level is not None:
+                if not 0 <= int(level) <= 100:
+                    raise ValueError(f"battery level is 0..100, got {level}")
+                b.hw_level = int(level)
+            if temp is not None:
+                b.hw_temp = int(temp)
+            if plugged is not None:
+                if plugged not in _CHARGER_MAX:
+                    raise ValueError(f"plugged is one of {', '.join(_CHARGER_MAX)}, got {plugged!r}")
+                b.hw_plugged = plugged
+        self._battery_to_screen(b)
+
+    def _battery_to_screen(self, b: BatteryState) -> None:
+        level = max(0, min(100, int(b.info()["level"])))
+        if getattr(self, "_battery_shown", None) == level:
+            return
+        self._battery_shown = level
+
+        def show(d: dict[str, Any]) -> None:
+            d.setdefault("sys", {})["battery"] = level
+
+        try:
+            self.mutate(show)  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 - the screen is cosmetic: the dump stays right
+            self._battery_shown = None
+
+
+class PhonePower(PhoneBattery):
     """A part of :class:`~device.virtual.phone.VirtualPhone` (see the module doc)."""
 
     # ------------------------------------------------------------------ power and keyguard
@@ -68,7 +211,9 @@ class PhonePower(PhonePart):
             stay = int(self.settings.raw("global", "stay_on_while_plugged_in") or "0")
         except ValueError:
             stay = 0
-        if stay & 2:  # plugged into USB (dumpsys battery: USB powered) and told to stay on then
+        # told to stay on while plugged into a charger that is online (BatteryManagerInternal.isPowered
+        # of the setting's plug types: a `dumpsys battery unplug` lets the screen sleep)
+        if stay & self.battery.plug_type():  # type: ignore[attr-defined]
             return None
         try:
             ms = int(self.read_settings_field("screen_off_timeout_ms") or 60_000)

@@ -145,6 +145,7 @@ class ShellInterpreter(ShellBuiltins):
 
     def _spawn_background(self, andor: AndOr, stdout: OutputStream, stderr: OutputStream) -> None:
         record = Job(next_pid())
+        record.simple = len(andor.items) == 1 and len(andor.items[0][1].commands) == 1
 
         async def job() -> int:
             _CURRENT_JOB.set(record)

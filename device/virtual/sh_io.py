@@ -62,7 +62,11 @@ class Job:
 
     A command that handles a signal registers it with :meth:`catch` and waits on
     :attr:`signalled`; :meth:`kill` with any other signal cancels the job's task, whose status is
-    then 128 + the signal (mksh ``waitfor``)."""
+    then 128 + the signal (mksh ``waitfor``).
+
+    ``simple``: the job is one simple command, which the forked shell execs (``$!`` is that
+    command's pid); otherwise the job is a subshell (``sh``) that runs its commands in turn.
+    ``process``: the phone's process-table entry for it, once a command of the phone ran in it."""
 
     def __init__(self, pid: int) -> None:
         self.pid = pid
@@ -72,6 +76,8 @@ class Job:
         self.caught: set[int] = set()
         self.received: list[int] = []
         self.signalled = asyncio.Event()
+        self.simple = True
+        self.process: object | None = None
 
     def catch(self, *signums: int) -> None:
         self.caught.update(signums)

@@ -46,8 +46,8 @@ def quick_tasks(split: str, n: int = 10) -> list[str]:
 def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: str, device: str, split: str,
                tasks: str | None, seeds: int, repeats: int, workers: int, resume: bool, limit: int = 0,
                bootstrap: int = 2000, device_run: Any = None, max_policy_outages: int = 5,
-               show_headline: bool = True, ray: str | None = None) -> dict:
-    from s2r.commands.run import _create_or_exit, preflight_or_exit, run_until_outage
+               show_headline: bool = True, ray: str | None = None, record: list[str] | None = None) -> dict:
+    from s2r.commands.run import _create_or_exit, preflight_or_exit, record_kinds, run_until_outage
     from transfer.report import headline, write_report
     from transfer.runconfig import RunConfig
     from transfer.session import Session, parse_policies
@@ -58,7 +58,7 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
         out=out, policies=policies, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=True,
         flavor=sim_flavor, profile=sim_profile, device=device, workers=workers, resume=resume, limit=limit,
         extra_config={"paired": True, **_roles(pols)}, device_run=device_run, ray=ray,
-        run_config=RunConfig(max_policy_outages=max_policy_outages)))
+        run_config=RunConfig(max_policy_outages=max_policy_outages, record=record_kinds(record or []))))
     console = Console()
     t0 = time.time()
     try:
@@ -68,9 +68,10 @@ def run_paired(*, out: Path, policies: list[str], sim_flavor: str, sim_profile: 
         raise typer.Exit(130)
     finally:
         reports = sess.close()
-    from s2r.commands.run import print_phone_reports
+    from s2r.commands.run import print_phone_reports, print_video_notes
 
     print_phone_reports(reports, sess.rundir.records())
+    print_video_notes(sess.rundir.records())
     if stopped is not None:
         Console(stderr=True).print(f"[red]run stopped[/]: {stopped}", soft_wrap=True)
         raise typer.Exit(3)
@@ -118,19 +119,30 @@ def register(app: typer.Typer) -> None:
         max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
                                                help="Stop (exit 3, resumable) after N episodes in a row without "
                                                     "an answer from a policy's model server (0: never)."),
+        min_battery: float = typer.Option(20.0, "--min-battery", min=0, max=100, metavar="PERCENT",
+                                          help="Pause a phone whose battery is below this between episodes, "
+                                               "until it is back at +5 % (0: never)."),
+        max_temp: float = typer.Option(45.0, "--max-temp", min=0, max=100, metavar="CELSIUS",
+                                       help="Pause a phone whose battery is hotter than this between episodes, "
+                                            "until it is 3 °C cooler (0: never)."),
         ray: str = typer.Option(None, "--ray", metavar="ADDRESS|auto|local:N",
                                 help="Run on a Ray cluster (pip install 's2r[ray]'): HEAD:PORT, auto, or local:N "
                                      "for a throwaway N-node cluster on 127.0.0.1 (each node with its own "
                                      "virtual phones for --device vdevice:K)."),
+        record: list[str] = typer.Option([], "--record", metavar="video",
+                                         help="Keep more of each episode in its trace: video (a phone's screen "
+                                              "recorded with screenrecord; a sim episode's frames at their "
+                                              "timing). The report's step viewer plays them side by side."),
     ) -> None:
         """Run the same policies on the same task instances in the sim and on devices; write the transfer report."""
         from s2r.commands.run import device_run_options
 
         run_paired(out=out, policies=policy, sim_flavor=flavor, sim_profile=profile, device=device, split=split,
                    tasks=tasks, seeds=seeds, repeats=repeats, workers=workers, resume=resume, limit=limit,
-                   bootstrap=bootstrap, max_policy_outages=max_policy_outages, ray=ray,
+                   bootstrap=bootstrap, max_policy_outages=max_policy_outages, ray=ray, record=record,
                    device_run=device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices,
-                                                 vdevice_family=vdevice_family))
+                                                 vdevice_family=vdevice_family, min_battery=min_battery,
+                                                 max_temp=max_temp))
 
     @app.command("demo")
     def demo(

@@ -55,10 +55,20 @@ def register(app: typer.Typer) -> None:
         max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
                                                help="Stop the run (exit 3, resumable) after N episodes in a row "
                                                     "without an answer from a policy's model server (0: never)."),
+        min_battery: float = typer.Option(20.0, "--min-battery", min=0, max=100, metavar="PERCENT",
+                                          help="Pause a phone whose battery is below this between episodes, "
+                                               "until it is back at +5 % (0: never)."),
+        max_temp: float = typer.Option(45.0, "--max-temp", min=0, max=100, metavar="CELSIUS",
+                                       help="Pause a phone whose battery is hotter than this between episodes, "
+                                            "until it is 3 °C cooler (0: never)."),
         ray: str = typer.Option(None, "--ray", metavar="ADDRESS|auto|local:N",
                                 help="Run on a Ray cluster (pip install 's2r[ray]'): HEAD:PORT, auto, or local:N "
                                      "for a throwaway N-node cluster on 127.0.0.1 (each node with its own "
                                      "virtual phones for --device vdevice:K)."),
+        record: list[str] = typer.Option([], "--record", metavar="video",
+                                         help="Keep more of each episode in its trace: video (a phone's screen "
+                                              "recorded with screenrecord, pulled and removed from the phone; a "
+                                              "sim episode's frames at their timing)."),
     ) -> None:
         """Run policies on one backend and write episodes.jsonl + traces."""
         from transfer.runconfig import RunConfig
@@ -67,13 +77,13 @@ def register(app: typer.Typer) -> None:
         if not sim and not device:
             raise typer.BadParameter("choose a backend: --sim or --device SPEC")
         dev_opts = device_run_options(vdevice_android, vdevice_permissive, grant_appops, wait_devices,
-                                      vdevice_family=vdevice_family)
+                                      vdevice_family=vdevice_family, min_battery=min_battery, max_temp=max_temp)
         preflight_or_exit(policy)
         sess = _create_or_exit(lambda: Session.create(
             out=out, policies=policy, split=split, tasks=tasks, seeds=seeds, repeats=repeats, sim=sim, flavor=flavor,
             profile=profile, device=device, workers=workers, resume=resume, limit=limit,
             test_recipient=test_recipient, destructive=destructive, device_run=dev_opts, ray=ray,
-            run_config=RunConfig(max_policy_outages=max_policy_outages)))
+            run_config=RunConfig(max_policy_outages=max_policy_outages, record=record_kinds(record))))
         t0 = time.time()
         stopped = None
         try:
@@ -85,6 +95,7 @@ def register(app: typer.Typer) -> None:
             reports = sess.close()
         _summary(sess.rundir.records(), time.time() - t0, out)
         print_phone_reports(reports, sess.rundir.records())
+        print_video_notes(sess.rundir.records())
         if stopped is not None:
             Console(stderr=True).print(f"[red]run stopped[/]: {stopped}", soft_wrap=True)
             raise typer.Exit(3)
@@ -137,7 +148,8 @@ def latest_records(recs: list) -> list:
 
 
 def device_run_options(vdevice_android: str | None, vdevice_permissive: bool, grant_appops: bool,
-                       wait_devices: float, vdevice_family: str | None = None) -> Any:
+                       wait_devices: float, vdevice_family: str | None = None, min_battery: float = 20.0,
+                       max_temp: float = 45.0) -> Any:
     """The device-side options of ``run``/``paired``, validated (a bad value is a usage error)."""
     from s2r.commands.vdevice import parse_android_versions, parse_families
     from transfer.session import DeviceRunOptions
@@ -147,9 +159,36 @@ def device_run_options(vdevice_android: str | None, vdevice_permissive: bool, gr
         families = parse_families(vdevice_family) if vdevice_family is not None else []
         return DeviceRunOptions(vdevice_android=versions, vdevice_family=families,
                                 vdevice_permissive=vdevice_permissive,
-                                grant_appops=grant_appops, wait_devices=wait_devices)
+                                grant_appops=grant_appops, wait_devices=wait_devices,
+                                min_battery=min_battery, max_temp=max_temp)
     except ValueError as e:
         raise typer.BadParameter(str(e)) from e
+
+
+def record_kinds(values: list[str]) -> tuple[str, ...]:
+    """``--record`` values (repeatable or comma-separated) → ``RunConfig.record``; a usage error
+    names what is accepted."""
+    kinds = tuple(dict.fromkeys(k.strip() for v in values for k in v.split(",") if k.strip()))
+    bad = [k for k in kinds if k != "video"]
+    if bad:
+        raise typer.BadParameter(f"--record {', '.join(bad)}: only 'video' is recorded")
+    return kinds
+
+
+def print_video_notes(recs: list) -> None:
+    """Once per phone, not per episode: a phone that recorded no video and why; and any recording
+    a phone still holds (the recorder removes each and lists again)."""
+    seen: dict[tuple[str, str], int] = {}
+    for r in latest_records(recs):
+        v = getattr(r, "video", None)
+        if isinstance(v, dict) and v.get("none"):
+            key = (r.device_serial or r.backend, str(v["none"]))
+            seen[key] = seen.get(key, 0) + 1
+        if isinstance(v, dict) and v.get("left_on_phone"):
+            Console().print(f"[red]recording left on {r.device_serial}[/]: {', '.join(v['left_on_phone'])}")
+    for (who, why), n in seen.items():
+        Console().print(f"[yellow]no video[/] on {who}: {why} ({n} episode{'s' * (n != 1)} ran without it)",
+                        soft_wrap=True)
 
 
 def _create_or_exit(make: Callable[[], Any]) -> Any:

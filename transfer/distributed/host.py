@@ -132,6 +132,7 @@ class EpisodeHost:
             self.devices = DeviceBackends.from_spec(device, options=DeviceOptions(**opts), knobs=dr.vdevice_knobs(),
                                                     android=dr.vdevice_android, family=dr.vdevice_family or None,
                                                     wait_devices=dr.wait_devices)
+            self.devices.farm.limits = dr.health_limits()  # the driver's --min-battery/--max-temp
 
     # ------------------------------------------------------------------ what the driver asks
     def info(self) -> dict[str, Any]:
@@ -141,6 +142,32 @@ class EpisodeHost:
                 "error": self.error, "pid": os.getpid(), "adb_port": self.adb_port, "leaving": self._leaving,
                 "phones": self.devices.describe() if self.devices is not None else [],
                 "env_url": self.env_server.url if self.env_server is not None else None}
+
+    def farm_status(self, known: dict[str, int] | None = None) -> dict[str, Any]:
+        """What the farm page (``s2r farm serve --ray``) shows of this host. Read-only: the phones on
+        this host's adb server (state, ``getprop`` once, ``dumpsys battery`` now and then), the
+        episodes running here with their task and step, the farm's states and health, and the
+        screenshots newer than ``known`` (serial → the sequence number the page has), base64."""
+        import base64
+        import socket
+
+        from device import farmstatus
+
+        pub = farmstatus.publisher()
+        phones: list[dict[str, Any]] = []
+        if self.devices is not None:
+            farm = self.devices.farm
+            pub.watch_farm(farm)
+            cache = self.__dict__.setdefault("_farm_facts", farmstatus.FactsCache())
+            try:
+                states = {i.serial: i.state for i in farm.client.list()}
+            except Exception:  # noqa: BLE001 - the adb server restarting: what the farm last saw
+                states = {d.serial: d.adb_state or "absent" for d in farm.devices()}
+            phones = [r.model_dump(mode="json") for r in cache.read(farm.client, states)]
+        shots = {s: {"seq": seq, "type": kind, "data": base64.b64encode(data).decode("ascii")}
+                 for s, (seq, data, kind) in pub.shots(known).items()}
+        return {"name": self.name, "host": socket.gethostname(), "pid": os.getpid(), "leaving": self._leaving,
+                "phones": phones, "status": pub.status().model_dump(mode="json"), "shots": shots}
 
     def env_endpoint(self) -> dict[str, Any] | None:
         """This host's environment server (url, token, pages), or None when it serves none or is leaving."""

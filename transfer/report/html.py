@@ -1,7 +1,8 @@
 """report.html: one self-contained file — inline CSS, figures and screenshots as data URIs.
 
 It must open offline and from an e-mail attachment, so it references nothing outside
-itself: no CDN, no web font, no external script. Every string from the run (task ids,
+itself: no CDN, no web font, no external script — except episode videos (``--record video``),
+too large to inline, which are linked relative to the run directory (:mod:`.videos`). Every string from the run (task ids,
 instructions, policy names, actions) is escaped.
 """
 
@@ -16,6 +17,7 @@ from typing import Any
 from . import plots
 from .fmt import DASH, ci_pct, ci_pt, excluded_text, kfrac, num, pct, pt
 from .traces import MAX_IMAGE_BYTES, frames, image_kind, load_trace, step_latency_ms
+from .videos import video_tag, videos_section
 
 MAX_VIEWER_PAIRS = 12
 MAX_FRAMES = 40
@@ -458,7 +460,7 @@ def _side(run_dir: Path, backend: str, ep: dict[str, Any] | None) -> tuple[str, 
                 f"<code>{e(ep['episode_id'])}</code>.</p></div>"), 1
     fr = frames(tr)
     shown = fr[:MAX_FRAMES]
-    html = []
+    html = [video_tag(run_dir, tr.path)]  # the episode's video (--record video), linked from the run directory
     for i, f in enumerate(shown):
         cap = _action_text(f.row) if f.row is not None else "(final screen)" if f.label.startswith("after") else ""
         html.append(f"<div class='frame'{'' if i == 0 else ' hidden'}>{_image_tag(f.image, f'{backend} {f.label}')}"
@@ -537,6 +539,7 @@ def render_html(summary: dict[str, Any], run_dir: Path | str | None = None) -> s
         ("attribution", "Attribution", _attribution(s)),
         ("tasks", "Per task", _tasks(s)),
         ("viewer", "Where sim and device disagree", _viewer(s, rd)),
+        *([("videos", "Episode videos", v)] if (v := videos_section(rd)) else []),
     ]
     nav = "".join(f"<a href='#{k}'>{e(t.split(' (')[0])}</a>" for k, t, _ in sections)
     body = "".join(f"<section id='{k}'><h2>{e(t)}</h2>{c}</section>" for k, t, c in sections)
