@@ -25,3 +25,17 @@ def flavors_option(value: str | None) -> str | None:
     if bad or not names:
         raise typer.BadParameter(f"{', '.join(bad) or repr(value)}: not an app flavor; the flavors are: {', '.join(FLAVORS)}")
     return ",".join(names)
+
+
+def min_battery_option() -> typer.models.OptionInfo:
+    """``--min-battery``, shared by ``s2r run`` and ``s2r paired`` (the farm's heat-and-battery rule)."""
+    return typer.Option(20.0, "--min-battery", min=0, max=100, metavar="PERCENT",
+                        help="Pause a phone whose battery is below this between episodes, until it is back at "
+                             "+5 % (0: never).")
+
+
+def max_temp_option() -> typer.models.OptionInfo:
+    """``--max-temp``, shared by ``s2r run`` and ``s2r paired``."""
+    return typer.Option(45.0, "--max-temp", min=0, max=100, metavar="CELSIUS",
+                        help="Pause a phone whose battery is hotter than this between episodes, until it is "
+                             "3 °C cooler (0: never).")

@@ -59,6 +59,10 @@ def serve(
         typer.echo(f"error: {e}", err=True)
         raise typer.Exit(2) from None
     srv.start()
+    import signal
+
+    # a service manager's stop (SIGTERM) ends it like Ctrl-C: sessions end, the pages close
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     typer.echo(f"s2r env serving on {srv.url} (ws {srv.url.replace('http', 'ws', 1)}/ws); "
                f"{pages} pages, up to {max_sessions} sessions, {max_live} live; Ctrl-C stops", )
     try:

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from s2r.commands import flavor_option
+from s2r.commands import flavor_option, max_temp_option, min_battery_option
 
 
 def register(app: typer.Typer) -> None:
@@ -55,12 +55,8 @@ def register(app: typer.Typer) -> None:
         max_policy_outages: int = typer.Option(5, "--max-policy-outages", min=0, metavar="N",
                                                help="Stop the run (exit 3, resumable) after N episodes in a row "
                                                     "without an answer from a policy's model server (0: never)."),
-        min_battery: float = typer.Option(20.0, "--min-battery", min=0, max=100, metavar="PERCENT",
-                                          help="Pause a phone whose battery is below this between episodes, "
-                                               "until it is back at +5 % (0: never)."),
-        max_temp: float = typer.Option(45.0, "--max-temp", min=0, max=100, metavar="CELSIUS",
-                                       help="Pause a phone whose battery is hotter than this between episodes, "
-                                            "until it is 3 °C cooler (0: never)."),
+        min_battery: float = min_battery_option(),
+        max_temp: float = max_temp_option(),
         ray: str = typer.Option(None, "--ray", metavar="ADDRESS|auto|local:N",
                                 help="Run on a Ray cluster (pip install 's2r[ray]'): HEAD:PORT, auto, or local:N "
                                      "for a throwaway N-node cluster on 127.0.0.1 (each node with its own "

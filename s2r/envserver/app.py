@@ -1,9 +1,11 @@
 """``s2r env serve``: the simulator as an OpenEnv environment server.
 
-OpenEnv's own server (``HTTPEnvServer``) speaks the protocol — ``/ws`` for sessions, ``/reset``
-``/step`` ``/state`` ``/schema`` ``/health`` over HTTP — so TRL's OpenEnv integration and any
-OpenEnv client work unchanged; s2r adds the sessions behind it (:mod:`.store`), a token gate and
-``/s2r/stats`` (sessions live and asleep, pages, hibernations).
+OpenEnv's own server (``HTTPEnvServer``) keeps the connections' sessions and serves ``/reset``
+``/step`` ``/state`` ``/schema`` ``/health`` over HTTP; ``/ws`` speaks its message protocol
+(:mod:`.wsroute`), so TRL's OpenEnv integration and any OpenEnv client work unchanged. s2r adds
+the sessions behind it (:mod:`.store`), a token gate and ``/s2r/stats`` (sessions live and
+asleep, pages, hibernations). WebSocket compression is off: a base64 JPEG barely deflates, and
+compressing it cost ~4 ms of CPU a step.
 
 It binds 127.0.0.1 unless told otherwise; on any other address it refuses to start without a
 token, and then every request must carry it (``Authorization: Bearer <token>``, or ``?token=``
@@ -22,6 +24,7 @@ from urllib.parse import parse_qs
 
 from .protocol import S2RAction, S2RObservation, SessionConfig
 from .store import SessionStore
+from .wsroute import add_ws_route
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
@@ -97,6 +100,7 @@ def make_app(store: SessionStore, *, token: str | None = None) -> Any:
                   description="Simulated phones for RL trainers, over OpenEnv's protocol.")
     server = HTTPEnvServer(functools.partial(S2REnvironment, store=store), S2RAction, S2RObservation,
                            max_concurrent_envs=store.max_sessions)
+    add_ws_route(app, server)  # ahead of OpenEnv's own /ws, so it answers (see .wsroute)
     server.register_routes(app)
 
     @app.get("/s2r/stats")
@@ -137,7 +141,9 @@ class EnvServer:
         import uvicorn
 
         cfg = uvicorn.Config(self.app, host=self.host, port=self.port, log_level=self.log_level,
-                             ws_max_size=64 * 2**20, lifespan="on", timeout_graceful_shutdown=5)
+                             ws_max_size=64 * 2**20, lifespan="on", timeout_graceful_shutdown=5,
+                             # a base64 JPEG barely deflates; compressing it cost ~4 ms of CPU a step
+                             ws_per_message_deflate=False)
         return uvicorn.Server(cfg)
 
     @property

@@ -7,10 +7,15 @@ puts a number on each, against the same phones driven in-process:
 * steps/s — ``sessions`` phones stepping for ``duration`` seconds with a screenshot every step
   on ``pages`` live pages: in-process (``SimEnv.astep`` from one event loop) and over the wire
   (``S2REnv`` clients in this process, the server in a subprocess), the same actions (scroll
-  down, scroll up: cheap, valid, and each one changes the screen) from the same task and seed;
+  down, scroll up: cheap, valid, and each one changes the screen) from the same task and seed.
+  The two alternate in ``rounds``, so a machine whose load drifts weighs on both alike; CPU per
+  step of each (``cpu_bound_ratio``: what the ratio is where the CPUs are the bound and all the
+  bench's) does not move with others' load at all;
 * latency over the wire, one session at a time: a step, a task+seed reset, a fork;
-* memory of the server's process tree per live and per hibernated session, and how many
-  sessions one server keeps alive on a few pages (the oldest, asleep, must wake and answer).
+* memory of the server's process tree (RSS, and PSS) per live and per hibernated session, and
+  how many sessions one server keeps alive on a few pages (the oldest, asleep, must wake and
+  answer). Chromium's memory drifts by tens of MB on its own, so the server's Python process is
+  also given alone (``python_mb_*``): that is what the sessions themselves hold.
 
 Each figure travels with its conditions (sessions, pages, duration, format, CPUs) so it is never
 read without them; :data:`TARGETS` are the issue's, and each is recorded as met or not.
@@ -23,13 +28,13 @@ import os
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from sim.bench import _load, _p
+from sim.bench import _cpu_s, _load, _p
 
-from .bench_memory import ServerProcess, settled_memory, stats, tree_cpu_s, tree_pids
+from .bench_memory import ServerProcess, settled_memory, stats, tree_pids
 
 SCROLLS = ('{"type": "scroll", "direction": "down"}', '{"type": "scroll", "direction": "up"}')
 """The actions every session cycles through, as policy text (the server parses it)."""
@@ -54,12 +59,13 @@ class EnvBenchConfig(BaseModel):
 
     sessions: int = Field(64, ge=1, description="Sessions stepping at once for steps/s.")
     pages: int = Field(4, ge=1, description="Live pages, in-process and on the server.")
-    duration: float = Field(20.0, gt=0, description="Seconds of each throughput run.")
+    duration: float = Field(20.0, gt=0, description="Seconds of stepping on each side (split over the rounds).")
     alive: int = Field(1000, ge=1, description="Sessions opened and kept alive on one server.")
     task: str = "train.settings.flashlight_on"
     seed: int = 0
-    image_format: str = "jpeg"
+    image_format: Literal["jpeg", "png"] = "jpeg"
     reps: int = Field(12, ge=2, description="Samples of each single-session latency.")
+    rounds: int = Field(2, ge=1, description="Throughput rounds, in-process and server alternating.")
 
 
 def target_rows(out: dict[str, Any]) -> list[tuple[str, Any, str, bool | None]]:
@@ -106,50 +112,58 @@ async def _bounded(n: int, make: Callable[[int], Awaitable[Any]], limit: int = O
 
 
 # --- in-process -----------------------------------------------------------------------------
-async def _inprocess(cfg: EnvBenchConfig) -> dict[str, Any]:
-    """``sessions`` SimEnvs on a pool of ``pages``, stepped with ``astep`` from this loop."""
-    from actionmap.actions import Scroll
-    from sim.env import SimEnv
-    from sim.pool import SimPool
-    from sim.profiles import get_profile
-    from sim.runtime import Runtime
-    from transfer.tasks.loader import get_template
+class _InProcess:
+    """``sessions`` SimEnvs on a pool of ``pages`` in this process, stepped with ``astep`` from
+    the bench's loop (the pool runs on the simulator's own loop, as it does in the server)."""
 
-    rt = Runtime.get()
-    prof = get_profile("default")
-    await rt.arun(rt.ensure_browser(prof.dpr))
-    pool = SimPool(rt, pages_per_profile=cfg.pages)
-    await rt.arun(pool.warm(prof, cfg.pages))
-    actions = [Scroll(direction="down"), Scroll(direction="up")]
-    inst = get_template(cfg.task).instantiate(cfg.seed)
-    envs = [SimEnv(prof, pool=pool, image_format=cfg.image_format, quality=80, screenshots=True)
-            for _ in range(cfg.sessions)]
-    try:
-        await asyncio.gather(*(e.areset(inst) for e in envs))
+    def __init__(self, cfg: EnvBenchConfig):
+        self.cfg = cfg
+        self.envs: list[Any] = []
+        self.pool: Any = None
+        self.rt: Any = None
 
-        async def check(e: SimEnv, i: int) -> None:
-            _, info = await e.astep(actions[i % 2])
-            if info.error or info.invalid_action:
-                raise RuntimeError(f"in-process step failed: {info.error or info.invalid_action}")
+    async def start(self) -> list[float]:
+        """Reset every phone on the task, step each twice (warm-up); one phone's step latencies."""
+        from actionmap.actions import Scroll
+        from sim.env import SimEnv
+        from sim.pool import SimPool
+        from sim.profiles import get_profile
+        from sim.runtime import Runtime
+        from transfer.tasks.loader import get_template
 
-        for i in range(2):  # warm-up: every phone loaded into a page and stepped
-            await asyncio.gather(*(check(e, i) for e in envs))
-        one = envs[0]
+        cfg = self.cfg
+        self.rt = rt = Runtime()  # its own, closed at the end: a shared one may serve someone else
+        prof = get_profile("default")
+        await rt.arun(rt.ensure_browser(prof.dpr))
+        self.pool = SimPool(rt, pages_per_profile=cfg.pages)
+        await rt.arun(self.pool.warm(prof, cfg.pages))
+        self.actions = [Scroll(direction="down"), Scroll(direction="up")]
+        inst = get_template(cfg.task).instantiate(cfg.seed)
+        self.envs = [SimEnv(prof, pool=self.pool, image_format=cfg.image_format, quality=80, screenshots=True)
+                     for _ in range(cfg.sessions)]
+        await asyncio.gather(*(e.areset(inst) for e in self.envs))
+        for i in range(2):
+            await asyncio.gather(*(self.step(e, i) for e in self.envs))
         single = []
         for i in range(cfg.reps):
             t = time.perf_counter()
-            await check(one, i)
+            await self.step(self.envs[0], i)
             single.append(time.perf_counter() - t)
-        pids = tree_pids(os.getpid())
-        cpu0 = tree_cpu_s(os.getpid())
-        n, took, lat = await _drive([lambda i, e=e: check(e, i) for e in envs], cfg.duration)
-        cpu = tree_cpu_s(os.getpid()) - cpu0
-    finally:
-        await rt.arun(pool.close())
-    return {"steps_per_s_inprocess": round(n / took, 2), "steps_inprocess": n,
-            "cpu_ms_per_step_inprocess": round(cpu / max(1, n) * 1e3, 1),
-            "step_ms_inprocess_p50": _ms(single, 0.5), "step_ms_inprocess_loaded_p50": _ms(lat, 0.5),
-            "inprocess_processes": len(pids)}
+        return single
+
+    async def step(self, env: Any, i: int) -> None:
+        _, info = await env.astep(self.actions[i % 2])
+        if info.error or info.invalid_action:
+            raise RuntimeError(f"an in-process step failed: {info.error or info.invalid_action}")
+
+    def steppers(self) -> list[Callable[[int], Awaitable[Any]]]:
+        return [lambda i, e=e: self.step(e, i) for e in self.envs]
+
+    def close(self) -> None:
+        if self.rt is not None:
+            if self.pool is not None:
+                self.rt.run(self.pool.close())
+            self.rt.close()  # its browser would otherwise sit beside the server's
 
 
 # --- over the wire --------------------------------------------------------------------------
@@ -188,15 +202,45 @@ async def _warm_pages(url: str, cfg: EnvBenchConfig) -> None:
         await _close_all(envs)
 
 
+class _Window:
+    """Steps, time and CPU (by process group) of one kind of run, summed over its rounds."""
+
+    def __init__(self) -> None:
+        self.steps, self.seconds, self.lat, self.rates = 0, 0.0, [], []
+        self.cpu: dict[str, float] = {}
+
+    async def measure(self, steppers: list[Callable[[int], Awaitable[Any]]], seconds: float,
+                      groups: dict[str, Callable[[], list[int]]]) -> None:
+        pids = {k: f() for k, f in groups.items()}
+        cpu0 = {k: _cpu_s(p) for k, p in pids.items()}
+        n, took, lat = await _drive(steppers, seconds)
+        for k, p in pids.items():
+            self.cpu[k] = self.cpu.get(k, 0.0) + _cpu_s(p) - cpu0[k]
+        self.steps += n
+        self.seconds += took
+        self.lat += lat
+        self.rates.append(round(n / took, 2))
+
+    def cpu_ms_per_step(self, group: str) -> float:
+        return round(self.cpu.get(group, 0.0) / max(1, self.steps) * 1e3, 1)
+
+
 async def _served(srv: ServerProcess, cfg: EnvBenchConfig) -> dict[str, Any]:
-    """Live memory per session, steps/s of ``sessions`` clients, then one-at-a-time latencies."""
+    """Live memory per session; steps/s over the wire and in-process, alternating round by round
+    (a machine whose load drifts then weighs on both alike); then one-at-a-time latencies."""
     from .client import S2REnv
 
     out: dict[str, Any] = {}
-    await _warm_pages(srv.url, cfg)
-    mem0 = settled_memory(srv.pid)
-    envs = await _bounded(cfg.sessions, lambda _: _open(srv.url, cfg))
+    me = os.getpid()
+    server_pids = lambda: tree_pids(srv.pid)
+    local_pids = lambda: [p for p in tree_pids(me) if p not in set(server_pids())]
+    inproc = _InProcess(cfg)
+    envs: list[Any] = []
     try:
+        single_inproc = await inproc.start()
+        await _warm_pages(srv.url, cfg)
+        mem0 = settled_memory(srv.pid)
+        envs = await _bounded(cfg.sessions, lambda _: _open(srv.url, cfg))
         await asyncio.gather(*(_step(e, 0) for e in envs))  # each holds its last observation
         mem1 = settled_memory(srv.pid)
         live = stats(srv.url)
@@ -205,17 +249,25 @@ async def _served(srv: ServerProcess, cfg: EnvBenchConfig) -> dict[str, Any]:
         out["server_mb_base"] = mem0.rss_mb
         out["mb_per_session_live"] = round((mem1.rss_mb - mem0.rss_mb) / cfg.sessions, 3)
         out["pss_mb_per_session_live"] = round((mem1.pss_mb - mem0.pss_mb) / cfg.sessions, 3)
+        out["python_mb_per_session_live"] = round((mem1.python_rss_mb - mem0.python_rss_mb) / cfg.sessions, 3)
         await asyncio.gather(*(_step(e, 1) for e in envs))  # warm-up
-        me = os.getpid()
-        cpu_srv0, cpu_cli0 = tree_cpu_s(srv.pid), tree_cpu_s(me)
-        n, took, lat = await _drive([lambda i, e=e: _step(e, i) for e in envs], cfg.duration)
-        cpu_srv, cpu_cli = tree_cpu_s(srv.pid) - cpu_srv0, tree_cpu_s(me) - cpu_cli0
+        local, wire = _Window(), _Window()
+        wire_steppers = [lambda i, e=e: _step(e, i) for e in envs]
+        for _ in range(cfg.rounds):
+            await local.measure(inproc.steppers(), cfg.duration / cfg.rounds, {"all": local_pids})
+            await wire.measure(wire_steppers, cfg.duration / cfg.rounds,
+                               {"server": server_pids, "client": lambda: [me]})
     finally:
         await _close_all(envs)
-    out.update(steps_per_s_server=round(n / took, 2), steps_server=n,
-               step_ms_loaded_p50=_ms(lat, 0.5), step_ms_loaded_p95=_ms(lat, 0.95),
-               cpu_ms_per_step_server=round(cpu_srv / max(1, n) * 1e3, 1),
-               cpu_ms_per_step_client=round(cpu_cli / max(1, n) * 1e3, 1))
+        inproc.close()
+    out.update(steps_per_s_inprocess=round(local.steps / local.seconds, 2), steps_inprocess=local.steps,
+               steps_per_s_inprocess_rounds=local.rates, cpu_ms_per_step_inprocess=local.cpu_ms_per_step("all"),
+               step_ms_inprocess_p50=_ms(single_inproc, 0.5), step_ms_inprocess_loaded_p50=_ms(local.lat, 0.5),
+               steps_per_s_server=round(wire.steps / wire.seconds, 2), steps_server=wire.steps,
+               steps_per_s_server_rounds=wire.rates,
+               step_ms_loaded_p50=_ms(wire.lat, 0.5), step_ms_loaded_p95=_ms(wire.lat, 0.95),
+               cpu_ms_per_step_server=wire.cpu_ms_per_step("server"),
+               cpu_ms_per_step_client=wire.cpu_ms_per_step("client"))
 
     # one session at a time: a step, a reset, a fork (connect + reset(fork_of)), over the wire
     env = await _open(srv.url, cfg)
@@ -269,7 +321,8 @@ async def _alive(srv: ServerProcess, cfg: EnvBenchConfig) -> dict[str, Any]:
         open_s = time.perf_counter() - t0
         mem_all = settled_memory(srv.pid)
         before = stats(srv.url)
-        sample = envs[:min(8, len(envs))]  # the oldest: least recently used, so asleep
+        hib = cfg.alive - first
+        sample = envs[:min(8, hib or len(envs))]  # the oldest: least recently used, so asleep
         asleep = [(await e.state()).hibernated for e in sample]
         woke = 0
         for e in sample:
@@ -278,37 +331,36 @@ async def _alive(srv: ServerProcess, cfg: EnvBenchConfig) -> dict[str, Any]:
         after = stats(srv.url)
     finally:
         await _close_all(envs)
-    hib = cfg.alive - first
     verified = (after["sessions"] == cfg.alive and after["connections"] >= cfg.alive and woke == len(sample)
-                and after["wakes"] - before["wakes"] >= sum(asleep))
+                and (not hib or all(asleep)) and after["wakes"] - before["wakes"] >= sum(asleep))
     return {"sessions_alive_max": after["sessions"] if verified else 0, "alive_verified": verified,
-            "alive_asked": cfg.alive, "alive_open_s": round(open_s, 1),
+            "alive_asked": cfg.alive, "alive_sessions_open": after["sessions"], "alive_open_s": round(open_s, 1),
             "alive_hibernated": before["hibernated"], "alive_live": before["live"],
             "alive_sample_asleep": sum(asleep), "alive_sample_woken": woke,
             "server_mb_alive": mem_all.rss_mb, "server_mb_alive_base": mem0.rss_mb,
             "kb_hibernated_text_per_session": round(before["hibernated_bytes"] / max(1, before["hibernated"]) / 1024, 1),
             "mb_per_session_hibernated": round((mem_all.rss_mb - mem_live.rss_mb) / hib, 4) if hib else None,
-            "pss_mb_per_session_hibernated": round((mem_all.pss_mb - mem_live.pss_mb) / hib, 4) if hib else None}
+            "pss_mb_per_session_hibernated": round((mem_all.pss_mb - mem_live.pss_mb) / hib, 4) if hib else None,
+            "python_mb_per_session_hibernated": (round((mem_all.python_rss_mb - mem_live.python_rss_mb) / hib, 4)
+                                                 if hib else None)}
 
 
 def run(cfg: EnvBenchConfig) -> dict[str, Any]:
     """Every figure of ``s2r bench env`` (see the module docstring), with its conditions."""
-    from sim.runtime import Runtime
-
-    out: dict[str, Any] = {"sessions": cfg.sessions, "pages": cfg.pages, "duration_s": cfg.duration,
+    out: dict[str, Any] = {"sessions": cfg.sessions, "pages": cfg.pages, "duration_s": cfg.duration, "rounds": cfg.rounds,
                            "alive_pages": cfg.pages, "alive_max_live": ALIVE_MAX_LIVE, "task": cfg.task,
                            "seed": cfg.seed, "image_format": cfg.image_format, "screenshots": "every step",
                            "actions": "scroll down/up", "cpus": os.cpu_count(), "python": sys.version.split()[0],
                            "load_avg_1m_start": _load()}
     t0 = time.perf_counter()
-    try:
-        out.update(asyncio.run(_inprocess(cfg)))
-    finally:
-        Runtime.get().close()  # its browser would otherwise share the CPUs with the server's
     with ServerProcess(pages=cfg.pages, max_live=cfg.sessions + 8, max_sessions=cfg.sessions + 64,
                        image_format=cfg.image_format) as srv:
         out.update(asyncio.run(_served(srv, cfg)))
     out["server_vs_inprocess_ratio"] = round(out["steps_per_s_server"] / out["steps_per_s_inprocess"], 3)
+    # what the ratio would be where the CPUs are the bound and all ours: CPU per step in-process
+    # over CPU per step over the wire (server and client); the load of others does not move it
+    wire_cpu = out["cpu_ms_per_step_server"] + out["cpu_ms_per_step_client"]
+    out["cpu_bound_ratio"] = round(out["cpu_ms_per_step_inprocess"] / wire_cpu, 3) if wire_cpu else None
     with ServerProcess(pages=cfg.pages, max_live=ALIVE_MAX_LIVE, max_sessions=cfg.alive + 64,
                        image_format=cfg.image_format) as srv:
         out.update(asyncio.run(_alive(srv, cfg)))

@@ -18,7 +18,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from pydantic import BaseModel
 
@@ -30,6 +30,7 @@ class TreeMemory(BaseModel):
 
     rss_mb: float
     pss_mb: float
+    python_rss_mb: float  # the server's own process: what its sessions hold, without Chromium
     processes: int
 
 
@@ -52,7 +53,8 @@ def tree_memory(pid: int) -> TreeMemory:
     """RSS and PSS of ``pid`` and its descendants (the server and its Chromium)."""
     pids = tree_pids(pid)
     return TreeMemory(rss_mb=round(sum(_rss_kb(p) for p in pids) / 1024, 1),
-                      pss_mb=round(sum(_pss_kb(p) for p in pids) / 1024, 1), processes=len(pids))
+                      pss_mb=round(sum(_pss_kb(p) for p in pids) / 1024, 1),
+                      python_rss_mb=round(_rss_kb(pid) / 1024, 1), processes=len(pids))
 
 
 def settled_memory(pid: int, wait_s: float = 1.0) -> TreeMemory:
@@ -86,7 +88,7 @@ class ServerProcess:
         self.start_timeout_s = start_timeout_s
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
-        self._log = tempfile.TemporaryFile(mode="w+")
+        self._log = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - the server's stderr; closed on exit
 
     @property
     def pid(self) -> int:
@@ -98,7 +100,7 @@ class ServerProcess:
         self._log.seek(0)
         return self._log.read()[-n:]
 
-    def start(self) -> "ServerProcess":
+    def start(self) -> Self:
         env = {**os.environ, "S2R_ENV_LOG": os.environ.get("S2R_ENV_LOG", "warning"), "PYTHONUNBUFFERED": "1"}
         self.proc = subprocess.Popen(self.args, stdout=subprocess.PIPE, stderr=self._log, text=True, env=env)
         found: list[str] = []
@@ -133,10 +135,10 @@ class ServerProcess:
             self.proc.kill()
             self.proc.wait(timeout=10)
 
-    def __enter__(self) -> "ServerProcess":
+    def __enter__(self) -> Self:
         return self.start()
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.stop()
         self._log.close()
 
