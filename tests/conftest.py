@@ -59,7 +59,8 @@ def stock_phone(adb_host: AdbHost, sim_pool: Any) -> Any:
 #: as measured on 2 cores. xdist hands files out in collection order, so these start first and
 #: the short files fill in behind them; collected in name order, a long file that came last
 #: (test_vdevice_oracle.py, two minutes) ran alone at the end. Order only: no test depends on it.
-LONG_FILES = ("test_cli_e2e.py", "test_vdevice_oracle.py", "test_ray_join.py", "test_readme.py",
+LONG_FILES = ("test_cli_e2e.py", "test_bench_env.py", "test_ray_join.py", "test_vdevice_oracle.py", "test_readme.py",
+              "test_farm_health.py", "test_record_video.py", "test_farm_page.py", "test_trainer_verl.py",
               "test_person_phone.py", "test_farm.py", "test_ray_cluster.py",
               "test_vdevice_screen_equivalence.py", "test_vdevice_keyguard.py", "test_vdevice_family.py",
               "test_safety_commands.py", "test_content_bind.py", "test_gym.py", "test_device_stock_env.py")

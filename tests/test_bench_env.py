@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from s2r.cli import app
 from s2r.envserver.bench import TARGETS
 
-SESSIONS, PAGES, DURATION, ALIVE = 4, 2, 2.0, 20
+SESSIONS, PAGES, DURATION, ALIVE = 4, 2, 1.0, 20
 
 RATES = ("steps_per_s_server", "steps_per_s_inprocess", "server_vs_inprocess_ratio")
 LATENCIES = ("step_ms_p50", "step_ms_p95", "reset_ms_p50", "reset_ms_p95", "fork_ms_p50", "fork_ms_p95",

@@ -257,6 +257,56 @@ def test_hosts_serve_env_sessions_a_client_spreads_over_them_and_a_lost_host_is_
     assert {s["host"] for s in servers()} == {"head", "w2"}
 
 
+def test_the_farm_page_shows_a_cluster_hosts_phones_and_their_runs_steps(joined: dict[str, Any]) -> None:
+    """``s2r farm serve --ray``: a host's phones (read on that host) and, while a driver's run holds
+    one through the cluster, its task and advancing steps."""
+    import re
+    import urllib.request
+
+    j = joined
+    w = Proc("wdev", j["s2r"] + ["worker", "--address", f"127.0.0.1:{j['port']}", "--device", "vdevice:1",
+                                 "--name", "wdev"], j["env"], j["root"])
+    j["procs"].append(w)
+    page = Proc("farmpage", j["s2r"] + ["farm", "serve", "--port", "0", "--ray", f"127.0.0.1:{j['port']}"],
+                j["env"], j["root"])
+    j["procs"].append(page)
+    try:
+        w.wait_for("host wdev ready", 120)
+        page.wait_for("farm page: http", 90)
+        url = re.search(r"farm page: (http://127\.0\.0\.1:\d+/)", page.text()).group(1)
+
+        def rows() -> list[dict[str, Any]]:
+            with urllib.request.urlopen(url + "api/phones", timeout=30) as r:
+                return [p for p in json.loads(r.read())["phones"] if p["where"] == "wdev"]
+
+        deadline = time.time() + 60
+        while not rows() and time.time() < deadline:
+            time.sleep(1)
+        (phone,) = rows()
+        assert phone["health"] == "online" and phone["virtual"] and phone["model"] and phone["android"]
+        assert phone["battery"] and phone["battery"]["level"] > 0 and phone["held"] is None
+
+        out = j["root"] / "farm-ray"
+        d = Proc(out.name, j["s2r"] + ["run", "--ray", f"127.0.0.1:{j['port']}", "--device", "all", "--policy",
+                                       "oracle", "--split", "real59", "--limit", "2", "--out", str(out)],
+                 j["env"], j["root"])
+        j["procs"].append(d)
+        steps: list[tuple[str, int]] = []
+        while d.p.poll() is None and time.time() < deadline + 240:
+            held = rows()[0]["held"]
+            if held:
+                steps.append((held["episode"], held["step"]))
+            time.sleep(0.5)
+        assert d.p.wait(timeout=60) == 0, d.text()[-2000:]
+        recs = _records(out)
+        assert len(recs) == 2 and {r["host"] for r in recs} == {"wdev"}
+        assert {e for e, _ in steps} <= {r["episode_id"] for r in recs} and steps
+        assert any(b > a for (e1, a), (e2, b) in zip(steps, steps[1:]) if e1 == e2)  # steps advance
+    finally:
+        page.stop()
+        w.stop()
+
+
 def test_ctrl_c_with_an_episode_in_flight_drains_it_then_leaves(joined: dict[str, Any], model: HeldModel) -> None:
     w3 = _join(joined, "w3")
     out = joined["root"] / "drained"
