@@ -7,7 +7,9 @@ starts, stops and kills them) belong in the trace: the rest of a phone's log is 
 business.
 
 :class:`LogCapture` (one per phone, restarted at each episode's reset) notes the phone's clock at
-the episode's start (``date``, the phone's local wall time, which ``logcat`` prints too), the
+the episode's start (its local wall time, which ``logcat`` prints too: read with ``date`` once,
+then kept as an offset from this host's clock and read again every ``CLOCK_REFRESH_S``, so an
+episode's reset pays no extra round trip), the
 packages the episode's screens belonged to and any bridge fault a step reported. :meth:`save`
 then reads ``logcat -d -v threadtime -v year -T '<start>'`` (system/logging/logcat/logcat.cpp:
 ``-T`` takes ``YYYY-MM-DD hh:mm:ss.mmm``), and keeps the lines whose pid is ``system_server``'s or
@@ -21,6 +23,8 @@ from __future__ import annotations
 
 import json
 import re
+import time
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +35,10 @@ __all__ = ["LINE", "LogCapture", "filter_lines"]
 LINE = re.compile(r"^(?P<stamp>(?:\d{4}-)?\d\d-\d\d \d\d:\d\d:\d\d\.\d+)\s+(?P<pid>\d+)\s+(?P<tid>\d+)\s+"
                   r"(?P<prio>[VDIWEFSA])\s")
 """One ``-v threadtime`` line (with or without the ``year`` modifier)."""
+CLOCK_REFRESH_S = 600.0
+"""How long the phone's clock offset from this host is trusted before ``date`` is read again
+(a time-zone or daylight-saving change moves the phone's wall time)."""
+_CLOCK_MARGIN = timedelta(seconds=1)  # an episode's span starts this much early: a line is never lost to rounding
 _PKG = r"[A-Za-z][\w]*(?:\.[\w]+)+"
 _STARTED = re.compile(rf"Start proc (\d+):({_PKG})[/ ]")
 _DIED = re.compile(rf"Process ({_PKG}) \(pid (\d+)\)")
@@ -70,15 +78,30 @@ class LogCapture:
         self.packages: set[str] = set()
         self.faults: list[str] = []
         self.saved: Path | None = None
+        self._offset: timedelta | None = None
+        self._offset_at = 0.0
 
     def begin(self) -> None:
         """A new episode starts now: note the phone's clock; forget the last episode."""
         self.packages, self.faults, self.saved = set(), [], None
+        now = time.monotonic()
+        if self._offset is None or now - self._offset_at > CLOCK_REFRESH_S:
+            self._offset, self._offset_at = self._read_offset(), now
+        if self._offset is None:
+            self.since = None
+            return
+        phone = datetime.now() + self._offset - _CLOCK_MARGIN
+        self.since = phone.strftime("%Y-%m-%d %H:%M:%S.") + f"{phone.microsecond // 1000:03d}"
+
+    def _read_offset(self) -> timedelta | None:
+        """The phone's local wall time minus this host's (``date``), None when it cannot be read."""
         try:
             out = self.shell.run(["date", "+%Y-%m-%d %H:%M:%S.%N"], timeout=15).out.strip()
         except (DeviceLost, DeviceCommandError):
-            out = ""
-        self.since = out[:23] if re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3,9}", out) else None
+            return None
+        if not re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3,9}", out):
+            return None
+        return datetime.strptime(out[:26], "%Y-%m-%d %H:%M:%S.%f") - datetime.now()
 
     def saw(self, package: str | None) -> None:
         """A screen of ``package`` was shown during the episode (s2r drove that app)."""

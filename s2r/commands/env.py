@@ -24,6 +24,10 @@ def _size(value: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def _stop_on_sigterm(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 @env_app.command("serve")
 def serve(
     host: str = typer.Option("127.0.0.1", help="Address to bind (loopback by default; any other needs --token)."),
@@ -62,7 +66,7 @@ def serve(
     import signal
 
     # a service manager's stop (SIGTERM) ends it like Ctrl-C: sessions end, the pages close
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    signal.signal(signal.SIGTERM, _stop_on_sigterm)
     typer.echo(f"s2r env serving on {srv.url} (ws {srv.url.replace('http', 'ws', 1)}/ws); "
                f"{pages} pages, up to {max_sessions} sessions, {max_live} live; Ctrl-C stops", )
     try:

@@ -169,7 +169,7 @@ class Session:
         return await self._observe(obs, reward=reward, info=info, invalid=out.invalid, done=ep.over)
 
     async def _judge(self, ep: Episode, info: dict[str, Any]) -> float:
-        from s2r.gym.core import verdict_info
+        from s2r.gym.core import end_reward, verdict_info
 
         info["terminated_by"] = ep.ended_by
         info["is_success"] = False
@@ -187,9 +187,7 @@ class Session:
             return 0.0
         info["verdict"] = verdict_info(verdict)
         info["is_success"] = bool(verdict.success)
-        if self.config.reward == "success":
-            return 1.0 if verdict.success else 0.0
-        return float(verdict.progress)
+        return end_reward(verdict, self.config.reward)
 
     def _episode_info(self) -> dict[str, Any]:
         live = self.live

@@ -66,7 +66,6 @@ class SessionStore:
     # --- use ----------------------------------------------------------------------------------
     async def reset(self, session: Session, opts: ResetOptions) -> S2RObservation:
         """Reset ``session`` as ``opts`` say; a fork copies the live or sleeping source exactly."""
-        with_config = self.config.with_options(opts)
         session.busy += 1
         try:
             if opts.fork_of is not None:
@@ -86,7 +85,7 @@ class SessionStore:
                 self._touch(src)
                 obs = await session.first_observation()
             else:
-                session.config = with_config
+                session.config = self.config.with_options(opts)
                 obs = await session.reset(opts)
         finally:
             session.busy -= 1

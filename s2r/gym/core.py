@@ -136,6 +136,14 @@ def verdict_info(verdict: Any) -> dict[str, Any]:
             "false_complete": bool(verdict.false_complete), "over_truncated": bool(verdict.over_truncated)}
 
 
+def end_reward(verdict: Any, kind: str) -> float:
+    """The end-of-episode reward of a judged episode: ``"success"`` 1/0, ``"progress"`` the
+    fraction of the task's checks that passed (what every s2r env pays, in process or served)."""
+    if kind == "success":
+        return 1.0 if verdict.success else 0.0
+    return float(verdict.progress)
+
+
 # ------------------------------------------------------------------------------ the shared env
 class _Hooks:
     """A Gymnasium env's backend hooks, as the ``Env`` an :class:`Episode` drives."""
@@ -400,9 +408,7 @@ class PhoneTaskEnv(gym.Env[dict[str, Any], str]):
         info["verdict"] = verdict_info(verdict)
         info["is_success"] = bool(verdict.success)
         info.update(self._end_episode())
-        if self.reward_kind == "success":
-            return 1.0 if verdict.success else 0.0
-        return float(verdict.progress)
+        return end_reward(verdict, self.reward_kind)
 
     def render(self) -> np.ndarray | None:
         """The current screen as an RGB array (``render_mode="rgb_array"``), at the screen's size."""
